@@ -1,0 +1,427 @@
+/* The kit's grading layer over Check: points, visibility, skips, an exit()
+ * that cannot pass, and Gradescope's results.json. See grader.h. */
+#define _GNU_SOURCE
+#include "grader.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "gpu.h"
+
+#define AG_MAX_TESTS 256
+#define AG_DEFAULT_TIMEOUT 10.0
+
+struct ag_suite {
+    ag_spec spec[AG_MAX_TESTS];
+    int count;
+};
+
+typedef enum { AG_PASS, AG_FAIL, AG_CRASH, AG_TIMEOUT, AG_SKIP, AG_NOT_RUN } ag_status;
+static const char *const status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN"};
+
+/* A test passes only if its process ends through our teardown with this
+ * exit code, drawn at random per run: Check alone would take exit(0) from
+ * student code in the middle of a test as a pass. */
+static int completion_code;
+
+static void exit_through_completion_code(void)
+{
+    fflush(NULL);
+    _exit(completion_code);
+}
+
+void ag_add(ag_suite *suite, ag_spec spec)
+{
+    if (suite->count == AG_MAX_TESTS) {
+        fprintf(stderr, "grader: more than %d tests registered\n", AG_MAX_TESTS);
+        exit(2);
+    }
+    if (!spec.test || spec.points < 0) {
+        fprintf(stderr, "grader: test %d registered without a test or with negative points\n", suite->count);
+        exit(2);
+    }
+    suite->spec[suite->count++] = spec;
+}
+
+static int draw_completion_code(void)
+{
+    unsigned int r = (unsigned int)time(NULL) ^ (unsigned int)getpid();
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
+            r ^= (unsigned int)clock();
+        close(fd);
+    }
+    return 100 + (int)(r % 120u); /* 100..219: clear of 0, 1, 2 and the shell's 126+ */
+}
+
+/* Asks a child process how many GPUs there are: the CUDA driver must never
+ * be initialised in this process, which forks the tests. */
+static int probe_gpus(char *reason, int len)
+{
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(reason, (size_t)len, "could not probe for GPUs (pipe failed)");
+        return 0;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        alarm(60); /* a wedged driver must not hang the whole run */
+        char buf[200];
+        int n = gpu_count_reason(buf, (int)sizeof buf);
+        dprintf(fds[1], "%d %s", n, buf);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[256] = {0};
+    ssize_t got = 0, r;
+    while (pid > 0 && (r = read(fds[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0)
+        got += r;
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    int n = 0, used = 0;
+    if (sscanf(buf, "%d %n", &n, &used) < 1) {
+        snprintf(reason, (size_t)len, "the GPU probe failed");
+        return 0;
+    }
+    snprintf(reason, (size_t)len, "%s", buf + used);
+    return n;
+}
+
+/* The limit Check applies: the test's own, times CK_TIMEOUT_MULTIPLIER. */
+static double effective_timeout(const ag_spec *sp)
+{
+    const char *mul = getenv("CK_TIMEOUT_MULTIPLIER");
+    double t = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
+    return mul && atoi(mul) > 0 ? t * atoi(mul) : t;
+}
+
+typedef struct {
+    ag_status status;
+    double score;
+    char message[4200];
+} ag_result;
+
+static ag_status classify(TestResult *tr, double timeout, char *message, size_t len)
+{
+    const char *msg = tr_msg(tr) ? tr_msg(tr) : "";
+    int rtype = tr_rtype(tr);
+    if (rtype == CK_PASS) {
+        message[0] = '\0';
+        return AG_PASS;
+    }
+    int early = 0;
+    if (strstr(msg, "Test timeout expired")) {
+        snprintf(message, len, "no result within the time limit of %g s (an endless loop, a deadlock, or far too slow)",
+                 timeout);
+        return AG_TIMEOUT;
+    }
+    if (sscanf(msg, "Early exit with return value %d", &early) == 1) {
+        snprintf(message, len,
+                 "the test process exited (status %d) before the test finished: "
+                 "does the code call exit() or abort()?", early);
+        return AG_CRASH;
+    }
+    if (strstr(msg, "Received signal")) {
+        snprintf(message, len, "%s: the code crashed (an out-of-bounds access?)", msg);
+        return AG_CRASH;
+    }
+    snprintf(message, len, "%s", msg);
+    return rtype == CK_FAILURE ? AG_FAIL : AG_CRASH;
+}
+
+static void write_results_json(const char *path, const char *lab, const ag_suite *s, const ag_result *res,
+                               double score, double max_score, double seconds, const char *note)
+{
+    json_object *root = json_object_new_object();
+    json_object_object_add(root, "score", json_object_new_double(score));
+    json_object_object_add(root, "max_score", json_object_new_double(max_score));
+    json_object_object_add(root, "execution_time", json_object_new_double(seconds));
+    json_object_object_add(root, "output", json_object_new_string(note));
+    json_object_object_add(root, "visibility", json_object_new_string("visible"));
+    json_object *tests = json_object_new_array();
+    for (int i = 0; i < s->count; i++) {
+        if (res[i].status == AG_NOT_RUN)
+            continue;
+        json_object *t = json_object_new_object();
+        json_object_object_add(t, "name", json_object_new_string(s->spec[i].test->name));
+        json_object_object_add(t, "score", json_object_new_double(res[i].score));
+        json_object_object_add(t, "max_score", json_object_new_double(s->spec[i].points));
+        json_object_object_add(t, "status", json_object_new_string(res[i].status == AG_PASS ? "passed" : "failed"));
+        char out[4400];
+        snprintf(out, sizeof out, "%s%s%s", status_name[res[i].status], res[i].message[0] ? ": " : "",
+                 res[i].message);
+        json_object_object_add(t, "output", json_object_new_string(out));
+        json_object_object_add(t, "visibility", json_object_new_string(s->spec[i].hidden ? "hidden" : "visible"));
+        json_object *extra = json_object_new_object();
+        json_object_object_add(extra, "lab", json_object_new_string(lab));
+        json_object_object_add(extra, "result", json_object_new_string(status_name[res[i].status]));
+        json_object_object_add(t, "extra_data", extra);
+        json_object_array_add(tests, t);
+    }
+    json_object_object_add(root, "tests", tests);
+
+    /* Written whole or not at all: a reader never sees half a file. */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    if (json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) != 0 ||
+        rename(tmp, path) != 0) {
+        fprintf(stderr, "grader: could not write %s\n", path);
+        unlink(tmp);
+    }
+    json_object_put(root);
+}
+
+static void usage(const char *prog)
+{
+    fprintf(stderr, "usage: %s [--results FILE] [--visible-only] [--only TEST] [--list]\n", prog);
+}
+
+int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *))
+{
+    static ag_suite suite;
+    static ag_result res[AG_MAX_TESTS];
+    const char *results_path = getenv("AG_RESULTS");
+    const char *only = NULL;
+    int visible_only = getenv("AG_VISIBLE_ONLY") && strcmp(getenv("AG_VISIBLE_ONLY"), "1") == 0;
+    int list = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--results") && a + 1 < argc)
+            results_path = argv[++a];
+        else if (!strcmp(argv[a], "--only") && a + 1 < argc)
+            only = argv[++a];
+        else if (!strcmp(argv[a], "--visible-only"))
+            visible_only = 1;
+        else if (!strcmp(argv[a], "--list"))
+            list = 1;
+        else {
+            usage(argv[0]);
+            return 2;
+        }
+    }
+
+    register_tests(&suite);
+    if (list) {
+        for (int i = 0; i < suite.count; i++)
+            printf("%-48s %6g points  %s%s\n", suite.spec[i].test->name, suite.spec[i].points,
+                   suite.spec[i].hidden ? "hidden" : "visible",
+                   suite.spec[i].gpus ? "  (needs a GPU)" : "");
+        return 0;
+    }
+    if (only) {
+        int found = 0;
+        for (int i = 0; i < suite.count; i++)
+            found |= !strcmp(suite.spec[i].test->name, only);
+        if (!found) {
+            fprintf(stderr, "%s: no test named '%s' (--list lists them)\n", argv[0], only);
+            return 2;
+        }
+    }
+
+    /* No core files from crashing student code, and no buffered output that
+     * a forked child could print twice. */
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    const char *fork_env = getenv("CK_FORK");
+    int forking = !(fork_env && !strcmp(fork_env, "no"));
+    completion_code = draw_completion_code();
+
+    int need_gpus = 0;
+    for (int i = 0; i < suite.count; i++)
+        if (suite.spec[i].gpus > need_gpus)
+            need_gpus = suite.spec[i].gpus;
+    char gpu_reason[256] = "";
+    int gpus = need_gpus ? probe_gpus(gpu_reason, (int)sizeof gpu_reason) : 0;
+
+    Suite *cs = suite_create(lab);
+    int ran = 0;
+    for (int i = 0; i < suite.count; i++) {
+        const ag_spec *sp = &suite.spec[i];
+        res[i].status = AG_NOT_RUN;
+        res[i].message[0] = '\0';
+        if ((only && strcmp(sp->test->name, only)) || (visible_only && sp->hidden))
+            continue;
+        if (sp->gpus > gpus) {
+            res[i].status = AG_SKIP;
+            snprintf(res[i].message, sizeof res[i].message, "needs %d GPU%s: %s", sp->gpus,
+                     sp->gpus > 1 ? "s" : "", gpu_reason);
+            continue;
+        }
+        TCase *tc = tcase_create(sp->test->name);
+        tcase_set_timeout(tc, sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT);
+        if (forking) {
+            tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
+            tcase_add_exit_test(tc, sp->test, completion_code);
+        } else {
+            tcase_add_test(tc, sp->test);
+        }
+        suite_add_tcase(cs, tc);
+        ran++;
+    }
+
+    SRunner *sr = srunner_create(cs);
+    double t0 = (double)time(NULL);
+    if (ran > 0)
+        srunner_run_all(sr, CK_SILENT);
+    double seconds = (double)time(NULL) - t0;
+
+    int nres = ran > 0 ? srunner_ntests_run(sr) : 0;
+    TestResult **trs = ran > 0 ? srunner_results(sr) : NULL;
+    for (int r = 0; r < nres; r++) {
+        for (int i = 0; i < suite.count; i++) {
+            if (strcmp(tr_tcname(trs[r]), suite.spec[i].test->name) != 0)
+                continue;
+            res[i].status = classify(trs[r], effective_timeout(&suite.spec[i]), res[i].message, sizeof res[i].message);
+            res[i].score = res[i].status == AG_PASS ? suite.spec[i].points : 0.0;
+        }
+    }
+    free(trs);
+
+    double score = 0, max_score = 0, skipped = 0;
+    int failed = 0;
+    printf("%s: %d test%s\n", lab, ran, ran == 1 ? "" : "s");
+    for (int i = 0; i < suite.count; i++) {
+        const ag_spec *sp = &suite.spec[i];
+        if (res[i].status == AG_NOT_RUN)
+            continue;
+        max_score += sp->points;
+        score += res[i].score;
+        if (res[i].status == AG_SKIP)
+            skipped += sp->points;
+        else if (res[i].status != AG_PASS)
+            failed++;
+        printf("  %-7s %5g/%-4g %s%s%s%s\n", status_name[res[i].status], res[i].score, sp->points,
+               sp->test->name, sp->hidden ? " [hidden]" : "", res[i].message[0] ? ": " : "", res[i].message);
+    }
+    char note[512];
+    if (skipped > 0)
+        snprintf(note, sizeof note, "score: %g/%g (%g points skipped, not passed: %s)", score, max_score,
+                 skipped, gpu_reason);
+    else
+        snprintf(note, sizeof note, "score: %g/%g", score, max_score);
+    printf("%s\n", note);
+    if (results_path)
+        write_results_json(results_path, lab, &suite, res, score, max_score, seconds, note);
+
+    /* Check's own summary line closes the output. */
+    if (ran > 0)
+        srunner_print(sr, CK_MINIMAL);
+    else
+        printf("100%%: Checks: 0, Failures: 0, Errors: 0\n");
+    srunner_free(sr);
+    return failed > 0 ? 1 : 0;
+}
+
+/* ---- array comparison ---------------------------------------------------- */
+
+static void format_index(char *buf, size_t len, const size_t *dims, int ndims, size_t flat)
+{
+    size_t idx[3] = {0, 0, 0};
+    for (int d = ndims - 1; d >= 0; d--) {
+        idx[d] = flat % dims[d];
+        flat /= dims[d];
+    }
+    if (ndims == 1)
+        snprintf(buf, len, "[%zu]", idx[0]);
+    else if (ndims == 2)
+        snprintf(buf, len, "[%zu][%zu]", idx[0], idx[1]);
+    else
+        snprintf(buf, len, "[%zu][%zu][%zu]", idx[0], idx[1], idx[2]);
+}
+
+static int element_wrong(double e, double g, double tol)
+{
+    if (tol < 0)
+        return !(g == e); /* exact: -0 equals +0, NaN equals nothing */
+    if (isfinite(e) && !isfinite(g))
+        return 1;
+    return !(fabs(g - e) <= tol);
+}
+
+static void assert_array_eq(const double *expected, const double *got, const size_t *dims, int ndims,
+                            double tol, const char *context)
+{
+    size_t n = 1;
+    for (int d = 0; d < ndims; d++)
+        n *= dims[d];
+    size_t wrong = 0, first = 0, worst = 0;
+    double worst_err = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!element_wrong(expected[i], got[i], tol))
+            continue;
+        if (wrong++ == 0)
+            first = i;
+        double err = fabs(got[i] - expected[i]);
+        if (isnan(err) || err > worst_err) {
+            worst_err = isnan(err) ? INFINITY : err;
+            worst = i;
+        }
+    }
+    if (wrong == 0)
+        return;
+    char at[64], worst_at[64], shape[64];
+    format_index(at, sizeof at, dims, ndims, first);
+    format_index(worst_at, sizeof worst_at, dims, ndims, worst);
+    if (ndims == 1)
+        snprintf(shape, sizeof shape, "%zu", dims[0]);
+    else if (ndims == 2)
+        snprintf(shape, sizeof shape, "%zux%zu", dims[0], dims[1]);
+    else
+        snprintf(shape, sizeof shape, "%zux%zux%zu", dims[0], dims[1], dims[2]);
+    const char *how = tol < 0 ? "exactly" : "within";
+    char tolbuf[48] = "";
+    if (tol >= 0)
+        snprintf(tolbuf, sizeof tolbuf, " %.3g", tol);
+    const char *hint = isnan(got[first]) && !isnan(expected[first])
+                           ? " (the output was filled with NaN before the call: never written?)"
+                           : "";
+    ck_abort_msg("%s: element %s expected %.17g, got %.17g%s; %zu of %zu elements (%s) not equal %s%s; "
+                 "largest error %.3g at %s",
+                 context, at, expected[first], got[first], hint, wrong, n, shape, how, tolbuf, worst_err,
+                 worst_at);
+}
+
+void ag_assert_matrix_eq(const double *expected, const double *got, size_t rows, size_t cols, double tol,
+                         const char *context_fmt, ...)
+{
+    char context[512];
+    va_list ap;
+    va_start(ap, context_fmt);
+    vsnprintf(context, sizeof context, context_fmt, ap);
+    va_end(ap);
+    size_t dims[2] = {rows, cols};
+    assert_array_eq(expected, got, dims, cols == 1 ? 1 : 2, tol, context);
+}
+
+void ag_assert_grid_eq(const double *expected, const double *got, size_t n0, size_t n1, size_t n2, double tol,
+                       const char *context_fmt, ...)
+{
+    char context[512];
+    va_list ap;
+    va_start(ap, context_fmt);
+    vsnprintf(context, sizeof context, context_fmt, ap);
+    va_end(ap);
+    size_t dims[3] = {n0, n1, n2};
+    assert_array_eq(expected, got, dims, 3, tol, context);
+}
+
+void ag_poison(double *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = NAN;
+}

@@ -1,0 +1,26 @@
+"""Maintainers' helper: write a mutant as a patch against the reference.
+
+    import sys; sys.path.insert(0, "autograder/mutants")
+    from mkpatch import mutant
+    mutant("reference/lab1-matmult", "autograder/mutants/lab1/NAME.patch",
+           "what is wrong, in a sentence", [("matmult.c", "old text", "new text")])
+
+Each old text must occur exactly once. The description becomes the patch's
+'#' header; a line '# requires: gpu' there marks a mutant that only a GPU
+host can catch (the self-test reports it as skipped elsewhere)."""
+import os, subprocess, sys, tempfile, shutil
+def mutant(lab_ref, out, description, edits):
+    d = tempfile.mkdtemp()
+    os.makedirs(f"{d}/a"); os.makedirs(f"{d}/b")
+    for fname, old, new in edits:
+        src = open(f"{lab_ref}/{fname}").read()
+        assert src.count(old) == 1, (out, fname, old)
+        open(f"{d}/a/{fname}", "w").write(src)
+        open(f"{d}/b/{fname}", "w").write(src.replace(old, new))
+    diff = subprocess.run(["diff", "-ru", "a", "b"], cwd=d, capture_output=True, text=True).stdout
+    # No timestamps in the headers: the patch should not change when remade.
+    diff = "\n".join(l.split("\t")[0] if l.startswith(("--- ", "+++ ")) else l for l in diff.split("\n"))
+    shutil.rmtree(d)
+    with open(out, "w") as f:
+        f.write("".join("# " + l + "\n" for l in description.strip().splitlines()))
+        f.write(diff)

@@ -1,0 +1,38 @@
+/* The matmult driver shared by lab 1 (CPU) and lab 3 (GPU), after DTU's
+ * matmult_c.gcc:
+ *
+ *   PROG TYPE m n k [bs]
+ *   -> <memory kB> <Mflop/s> <errors> # matmult_TYPE
+ *
+ * memory kB = 8(mk + kn + mn)/1024; Mflop/s counts 2mnk flops per call;
+ * errors = elements of C that differ from OpenBLAS DGEMM by more than
+ * 1e-12 k max|A| max|B| (NaN included).
+ *
+ * Environment, as in DTU's driver:
+ *   MATMULT_COMPARE=0|[1]  compare with DGEMM and count errors
+ *   MFLOPS_MIN_T=[3.0]     repeat the call for at least this many seconds
+ *   MFLOPS_MAX_IT=[inf]    ... but at most this many times
+ *   MATMULT_RESULTS=[0]|1  print A, B and C in Matlab format
+ * An unknown TYPE or a bad size prints the usage and exits with status 2. */
+#ifndef KIT_MATMULT_DRIVER_H
+#define KIT_MATMULT_DRIVER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*matmult_fn)(int m, int n, int k, const double *A, const double *B, double *C);
+typedef void (*matmult_blk_fn)(int m, int n, int k, const double *A, const double *B, double *C, int bs);
+
+typedef struct {
+    const char *name;      /* TYPE on the command line: "mkn" runs matmult_mkn */
+    matmult_fn fn;         /* set one of fn and blk_fn */
+    matmult_blk_fn blk_fn; /* variants that take a block size */
+} matmult_variant;
+
+int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, int count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,126 @@
+# Builds one lab. The top-level Makefile calls it as
+#   make -f common/mk/lab.mk LAB=N all      [IMPL=reference | SUBMISSION=DIR] [BUILD=DIR] [OPT=...]
+#   make -f common/mk/lab.mk LAB=N check    [RESULTS=FILE] [CHECK_ARGS=...]
+#
+# The student's files (the lab's STUDENT_FILES, its one source of truth) are
+# taken from labs/labN-*/ by default, from reference/labN-*/ with
+# IMPL=reference, or from SUBMISSION=DIR. Everything else (headers, drivers,
+# tests, common code) always comes from the kit, so a submission cannot
+# replace a header or a test.
+#
+# Each lab's labs/labN-*/lab.mk sets:
+#   STUDENT_FILES   the files the student edits (.c or .cu)
+#   DRIVERS         programs built from the kit's sources plus the student's objects
+#   <driver>_SRCS   the kit sources of each driver
+#   TEST_SRCS       the test sources (default: autograder/labN/*.c)
+#   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
+#   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary)
+
+include common/mk/config.mk
+
+LAB_DIR  := $(firstword $(wildcard labs/lab$(LAB)-*))
+ifeq ($(LAB_DIR),)
+$(error there is no lab $(LAB): labs/ holds $(notdir $(wildcard labs/lab*)))
+endif
+LAB_NAME := $(notdir $(LAB_DIR))
+REF_DIR  := reference/$(LAB_NAME)
+TEST_DIR := autograder/lab$(LAB)
+BUILD    ?= build/lab$(LAB)
+KIT_BUILD ?= build/kit/lab$(LAB)
+
+DRIVERS :=
+LAB_CFLAGS :=
+LAB_LDLIBS :=
+LAB_KIT_SRCS :=
+LAB_LD = $(CC)
+include $(LAB_DIR)/lab.mk
+TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
+CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
+
+ifneq ($(SUBMISSION),)
+SRC_DIR := $(patsubst %/,%,$(SUBMISSION))
+else ifeq ($(IMPL),reference)
+SRC_DIR := $(REF_DIR)
+else ifeq ($(filter-out skeleton,$(IMPL)),)
+SRC_DIR := $(LAB_DIR)
+else
+$(error IMPL must be 'skeleton' or 'reference', got '$(IMPL)')
+endif
+
+STUDENT_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
+KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(CHECK_CFLAGS) $(LAB_CFLAGS)
+KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
+STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC -I$(LAB_DIR) -Icommon
+
+STUDENT_OBJS := $(addprefix $(BUILD)/student/,$(addsuffix .o,$(basename $(STUDENT_FILES))))
+kit_obj = $(addprefix $(KIT_BUILD)/,$(addsuffix .o,$(basename $(1))))
+COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
+# An archive, so that a program links only the common code it uses (the
+# matmult driver pulls in OpenBLAS; lab 2 never does).
+COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
+GRADER_OBJS  := $(call kit_obj,autograder/grader.c)
+TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
+DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
+TEST_BIN     := $(BUILD)/test_lab$(LAB)
+
+.PHONY: all kit check
+.DELETE_ON_ERROR:
+
+all: $(TEST_BIN) $(DRIVER_BINS)
+	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
+
+# The kit's objects alone (the self-test builds them once, then every mutant).
+kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS),$(call kit_obj,$($(d)_SRCS)))
+
+# Copy the student's files in only when building, and only when they changed,
+# so that make rebuilds exactly what it must. A missing file stops the build
+# with its name.
+ifneq ($(filter all,$(MAKECMDGOALS)),)
+MISSING := $(foreach f,$(STUDENT_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f)))
+ifneq ($(MISSING),)
+$(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING))
+endif
+COPY_ERR := $(shell mkdir -p $(BUILD)/student && for f in $(STUDENT_FILES); do \
+    cmp -s "$(SRC_DIR)/$$f" "$(BUILD)/student/$$f" || cp "$(SRC_DIR)/$$f" "$(BUILD)/student/$$f" || echo "$$f"; done; \
+    echo "$(SRC_DIR)" > $(BUILD)/source)
+ifneq ($(COPY_ERR),)
+$(error could not copy $(COPY_ERR) from $(SRC_DIR))
+endif
+endif
+
+$(BUILD)/student/%.o: $(BUILD)/student/%.c
+	$(CC) $(STUDENT_CFLAGS) -c $< -o $@
+
+$(BUILD)/student/%.o: $(BUILD)/student/%.cu
+	$(NVCC) $(STUDENT_NVCCFLAGS) -c $< -o $@
+
+$(KIT_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(KIT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(KIT_BUILD)/%.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
+
+# Student objects depend on the lab's headers too.
+$(STUDENT_OBJS): $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
+
+$(COMMON_LIB): $(COMMON_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TEST_BIN): $(STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
+	$(LAB_LD) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+
+define driver_rule
+$(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
+	$$(LAB_LD) -o $$@ $$^ $$(LAB_LDLIBS) -ldl -lm
+endef
+$(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
+
+check:
+	@test -x $(TEST_BIN) || { echo "lab $(LAB) is not built: run 'make lab$(LAB)' first" >&2; exit 2; }
+	@echo "lab $(LAB) ($(LAB_NAME)), built from $$(cat $(BUILD)/source 2>/dev/null)"
+	@$(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
+
+-include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)
