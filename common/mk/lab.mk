@@ -14,7 +14,10 @@
 #   <driver>_SRCS   the kit sources of each driver
 #   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
-#   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary)
+#   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
+#   EXTRA_TARGETS   more files `all` must build (with rules in the lab's lab.mk:
+#                   an MPI test program, an offload binary)
+#   and the lab's own `bench` and `demo` targets.
 
 include common/mk/config.mk
 
@@ -29,6 +32,7 @@ BUILD    ?= build/lab$(LAB)
 KIT_BUILD ?= build/kit/lab$(LAB)
 
 DRIVERS :=
+EXTRA_TARGETS :=
 LAB_CFLAGS :=
 LAB_LDLIBS :=
 LAB_KIT_SRCS :=
@@ -66,7 +70,7 @@ TEST_BIN     := $(BUILD)/test_lab$(LAB)
 .PHONY: all kit check
 .DELETE_ON_ERROR:
 
-all: $(TEST_BIN) $(DRIVER_BINS)
+all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
 
 # The kit's objects alone (the self-test builds them once, then every mutant).
