@@ -108,6 +108,12 @@ int poisson_driver_main(int argc, char **argv, const poisson_method *methods, in
     } else {
         sweeps = m->jacobi ? m->jacobi(N, tol, max_iter, f, u, u_old) : m->gauss_seidel(N, tol, max_iter, f, u);
         t_solve = t_total = wall_time() - t0;
+        if (m->sweep_seconds && m->sweep_seconds() >= 0)
+            t_solve = m->sweep_seconds();
+    }
+    if (sweeps < 0) {
+        fprintf(stderr, "error: method %s failed\n", m->name);
+        return 1;
     }
 
     double points = (double)N * N * N * sweeps;
@@ -116,6 +122,9 @@ int poisson_driver_main(int argc, char **argv, const poisson_method *methods, in
     printf("%d %d %.6f %.1f %.2f %.4f %.6f %.3g # poisson_%s\n", N, sweeps, t_solve, points * flops / t / 1e6,
            points * m->bytes_per_point / t / 1e9, points / t / 1e9, t_total, poisson_residual_max(N, f, u), m->name);
     fflush(stdout);
+    if (m->bytes_per_point_alt > 0)
+        fprintf(stderr, "GB/s counting %g bytes per point: %.2f\n", m->bytes_per_point_alt,
+                points * m->bytes_per_point_alt / t / 1e9);
 
     int rc = write_output(kind, file, m->name, N, u);
     kit_free(f);

@@ -67,6 +67,15 @@ typedef struct {
     double bytes_per_point;          /* memory traffic counted per point and sweep */
     double flops_per_point;          /* 0: POISSON_FLOPS_PER_POINT */
     const char *about;               /* one line for the usage text */
+    /* Optional, for one-call Jacobi methods that allocate and copy inside
+     * the call (lab 4's GPU solvers): the seconds the last call spent in its
+     * sweeps alone, or a negative number if it did not say. The driver then
+     * prints these as seconds (and computes the rates from them) and the
+     * whole call as total_seconds. */
+    double (*sweep_seconds)(void);
+    /* Optional: a second byte count per point (e.g. 24 where
+     * bytes_per_point is 16); the driver adds its GB/s on stderr. */
+    double bytes_per_point_alt;
 } poisson_method;
 
 int poisson_driver_main(int argc, char **argv, const poisson_method *methods, int count);
