@@ -80,7 +80,7 @@ kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS),$(call kit
 # so that make rebuilds exactly what it must. A missing file stops the build
 # with its name.
 ifneq ($(filter all,$(MAKECMDGOALS)),)
-MISSING := $(foreach f,$(STUDENT_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f)))
+MISSING := $(strip $(foreach f,$(STUDENT_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
 ifneq ($(MISSING),)
 $(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING))
 endif
