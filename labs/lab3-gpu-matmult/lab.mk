@@ -1,0 +1,11 @@
+# Lab 3 (gpu-matmult): what make builds. See common/mk/lab.mk for the variables.
+STUDENT_FILES := matmult_gpu.cu
+DRIVERS       := matmult_gpu
+matmult_gpu_SRCS := $(LAB_DIR)/matmult_gpu_driver.c $(LAB_DIR)/time_split.c
+# The driver and the tests are C and call the CUDA runtime's C API.
+LAB_CFLAGS    := -I$(CUDA_HOME)/include
+LAB_LDLIBS    := -lcublas $(CUDA_LIBS) -lopenblas
+
+.PHONY: bench
+bench:
+	$(LAB_DIR)/bench.sh
