@@ -61,11 +61,13 @@ void time_split_report(const char *name, matmult_fn dev, int m, int n, int k)
         double t3 = wall_time();
         h2d[r] = t1 - t0, kernel[r] = t2 - t1, d2h[r] = t3 - t2;
     }
+    int sms = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     double th = median(h2d, runs), tk = median(kernel, runs), td = median(d2h, runs);
     printf("# split matmult_%s m=%d n=%d k=%d (median of %d): h2d %.4f ms %.2f GB/s, kernel %.4f ms %.1f GFLOP/s, "
-           "d2h %.4f ms %.2f GB/s\n",
+           "d2h %.4f ms %.2f GB/s, sms=%d\n",
            name, m, n, k, runs, 1e3 * th, 8.0 * (double)(sa + sb) / th / 1e9, 1e3 * tk,
-           2.0 * m * (double)n * k / tk / 1e9, 1e3 * td, 8.0 * (double)sc / td / 1e9);
+           2.0 * m * (double)n * k / tk / 1e9, 1e3 * td, 8.0 * (double)sc / td / 1e9, sms);
     CUDA_CHECK(cudaFree(dA));
     CUDA_CHECK(cudaFree(dB));
     CUDA_CHECK(cudaFree(dC));
