@@ -101,8 +101,8 @@ void matmult_knm(int m, int n, int k, const double *A, const double *B, double *
 /* ---- the blocked version ------------------------------------------------ */
 
 /* The register tile: MR rows by NR columns of C stay in registers (with
- * AVX2/AVX-512, NR = 16 doubles is 4 or 2 vectors per row). */
-enum { MR = 4, NR = 16 };
+ * AVX-512, NR = 16 doubles is 2 vectors per row: 16 of the 32 registers). */
+enum { MR = 8, NR = 16 };
 /* Columns of B packed at a time: a bs x NC panel of B lives in L2/L3. */
 enum { NC = 512 };
 
@@ -149,26 +149,32 @@ static void pack_A(size_t mc, size_t kc, const double *A, size_t lda, double *Ap
  * block of the k dimension), else add to it.
  *
  * Written row by row with named accumulators on purpose: the compiler turns
- * each j loop into NR/8 (AVX-512) or NR/4 (AVX2) vector multiply-adds and
- * keeps all of them in registers. The same arithmetic written as one 2-D
- * array acc[MR][NR] was scrambled by GCC 12's vectoriser into permutes and
- * ran ten times slower: look at the assembly (gcc -S) when a kernel
- * disappoints. */
+ * each row's j loop into NR/8 AVX-512 (or NR/4 AVX2) vector multiply-adds
+ * and keeps all 16 accumulator vectors in registers; per step of l it loads
+ * 2 vectors of B and 8 scalars of A for 16 vector multiply-adds. The same
+ * arithmetic written as one 2-D array acc[MR][NR] was scrambled by GCC 12's
+ * vectoriser into permutes and ran ten times slower: read the assembly
+ * (gcc -S) when a kernel disappoints. */
 static void micro_kernel(size_t kc, const double *restrict Ap, const double *restrict Bp, double *restrict C,
                          size_t ldc, int first)
 {
     double c0[NR] = {0}, c1[NR] = {0}, c2[NR] = {0}, c3[NR] = {0};
+    double c4[NR] = {0}, c5[NR] = {0}, c6[NR] = {0}, c7[NR] = {0};
     for (size_t l = 0; l < kc; l++) {
-        const double *b = &Bp[l * NR];
-        double a0 = Ap[l * MR + 0], a1 = Ap[l * MR + 1], a2 = Ap[l * MR + 2], a3 = Ap[l * MR + 3];
+        const double *a = &Ap[l * MR], *b = &Bp[l * NR];
+        double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
         for (int j = 0; j < NR; j++) {
             c0[j] += a0 * b[j];
             c1[j] += a1 * b[j];
             c2[j] += a2 * b[j];
             c3[j] += a3 * b[j];
+            c4[j] += a4 * b[j];
+            c5[j] += a5 * b[j];
+            c6[j] += a6 * b[j];
+            c7[j] += a7 * b[j];
         }
     }
-    double *rows[MR] = {c0, c1, c2, c3};
+    double *rows[MR] = {c0, c1, c2, c3, c4, c5, c6, c7};
     for (int i = 0; i < MR; i++)
         for (int j = 0; j < NR; j++)
             C[i * ldc + j] = first ? rows[i][j] : C[i * ldc + j] + rows[i][j];
