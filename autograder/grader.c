@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "gpu.h"
+#include "timer.h"
 
 #define AG_MAX_TESTS 256
 #define AG_DEFAULT_TIMEOUT 10.0
@@ -275,10 +276,10 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     }
 
     SRunner *sr = srunner_create(cs);
-    double t0 = (double)time(NULL);
+    double t0 = wall_time();
     if (ran > 0)
         srunner_run_all(sr, CK_SILENT);
-    double seconds = (double)time(NULL) - t0;
+    double seconds = wall_time() - t0;
 
     int nres = ran > 0 ? srunner_ntests_run(sr) : 0;
     TestResult **trs = ran > 0 ? srunner_results(sr) : NULL;
