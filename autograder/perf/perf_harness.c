@@ -1,0 +1,137 @@
+/* See perf_harness.h. */
+#define _GNU_SOURCE
+#include "perf_harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { EXIT_WRONG = 3, EXIT_USAGE = 2, RATIO_BASE = 20, RATIO_STEPS = 20, RATIO_MAX = 10 };
+
+void *perf_shared_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("perf: mmap");
+        exit(EXIT_USAGE);
+    }
+    return p;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int completion_code(void)
+{
+    unsigned int r = (unsigned int)getpid() ^ (unsigned int)time(NULL);
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
+            r ^= (unsigned int)clock();
+        close(fd);
+    }
+    return 30 + (int)(r % 90u);
+}
+
+/* One call in a child; its time in seconds, or a negative value when it did
+ * not end through the completion code within limit seconds. */
+static double timed_call(perf_case *c, int code, double limit)
+{
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
+    c->prepare(c);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        c->run(c);
+        _exit(code);
+    }
+    int status = 0;
+    for (;;) {
+        double left = limit - (now() - t0);
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            return -2;
+        }
+        struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+        int sig = sigtimedwait(&chld, NULL, &ts);
+        if (sig == SIGCHLD && waitpid(pid, &status, WNOHANG) == pid)
+            break;
+        if (sig < 0 && errno != EAGAIN && errno != EINTR)
+            return -1;
+    }
+    double t = now() - t0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != code || !c->verify(c))
+        return -1;
+    return t;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int perf_main(int argc, char **argv, perf_case *c)
+{
+    double ref = 0;
+    int a = 1;
+    if (a + 1 < argc && !strcmp(argv[a], "--ref-seconds")) {
+        ref = strtod(argv[a + 1], NULL);
+        a += 2;
+        if (!(ref > 0)) {
+            fprintf(stderr, "%s: --ref-seconds needs a positive time\n", argv[0]);
+            return EXIT_USAGE;
+        }
+    }
+    if (c->setup(c, argc - a, argv + a) != 0) {
+        fprintf(stderr, "usage: %s [--ref-seconds T] %s\n", argv[0], c->usage);
+        return EXIT_USAGE;
+    }
+    int code = completion_code();
+    /* Past RATIO_MAX x the reference's time no points are left: stop there.
+     * The reference itself gets a generous minute. */
+    double limit = ref > 0 ? RATIO_MAX * ref * 1.1 + 0.5 : 60.0;
+    double t[PERF_REPS];
+    for (int r = -1; r < PERF_REPS; r++) { /* r = -1: the warm-up (caches, page faults, clocks) */
+        double tr = timed_call(c, code, limit);
+        if (r >= 0)
+            t[r] = tr;
+        if (tr == -2)
+            return RATIO_BASE + RATIO_STEPS * RATIO_MAX; /* too slow to score */
+        if (tr < 0) {
+            fprintf(stderr, "%s: call %d did not complete or gave a wrong result\n", argv[0], r + 2);
+            return ref > 0 ? EXIT_WRONG : 1;
+        }
+    }
+    qsort(t, PERF_REPS, sizeof t[0], by_value);
+    double median = t[PERF_REPS / 2];
+    if (ref == 0) {
+        printf("%.9f\n", median);
+        return 0;
+    }
+    double ratio = median / ref;
+    long steps = lround(RATIO_STEPS * ratio);
+    if (steps > RATIO_STEPS * RATIO_MAX)
+        steps = RATIO_STEPS * RATIO_MAX;
+    return RATIO_BASE + (int)steps;
+}
