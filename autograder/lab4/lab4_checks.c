@@ -1,0 +1,144 @@
+#define _POSIX_C_SOURCE 200809L /* readlink, mkstemp */
+#include "lab4_checks.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "grader.h"
+#include "poisson.h"
+
+const int l4_sweeps[5] = {0, 1, 2, 10, 100};
+const int l4_sizes[5] = {8, 30, 47, 100, 130};
+
+typedef struct {
+    int N;
+    double *f, *u, *u_old, *ref, *ref_old;
+} l4_arrays;
+
+static l4_arrays l4_alloc(int N)
+{
+    size_t n = poisson_points(N);
+    l4_arrays a = {N, kit_alloc_doubles(n), kit_alloc_doubles(n), kit_alloc_doubles(n), kit_alloc_doubles(n),
+                   kit_alloc_doubles(n)};
+    return a;
+}
+
+static void l4_free(l4_arrays *a)
+{
+    kit_free(a->f);
+    kit_free(a->u);
+    kit_free(a->u_old);
+    kit_free(a->ref);
+    kit_free(a->ref_old);
+}
+
+/* u and u_old both the initial state, as the contract says. */
+static void l4_start(l4_arrays *a, double T0)
+{
+    poisson_init(a->N, T0, a->f, a->u);
+    memcpy(a->u_old, a->u, poisson_points(a->N) * sizeof *a->u);
+}
+
+static void l4_check_f(const char *name, l4_arrays *a)
+{
+    double *f0 = kit_alloc_doubles(poisson_points(a->N));
+    poisson_init(a->N, 0.0, f0, NULL);
+    size_t s = poisson_side(a->N);
+    ag_assert_grid_eq(f0, a->f, s, s, s, -1.0, "%s, N=%d: f (an input) changed", name, a->N);
+    kit_free(f0);
+}
+
+void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const int *sweeps, int nsweeps)
+{
+    l4_arrays a = l4_alloc(N);
+    size_t s = poisson_side(N), n = poisson_points(N);
+    /* the reference advances from one count to the next */
+    poisson_init(N, T0, NULL, a.ref);
+    poisson_init(N, T0, a.f, NULL);
+    int done = 0;
+    for (int c = 0; c < nsweeps; c++) {
+        if (sweeps[c] > done)
+            poisson_jacobi_reference(N, 0.0, sweeps[c] - done, a.f, a.ref, a.ref_old);
+        done = sweeps[c];
+        l4_start(&a, T0);
+        int got = solver(N, 0.0, sweeps[c], a.f, a.u, a.u_old);
+        ck_assert_msg(got == sweeps[c], "%s, N=%d, T0=%g, tol=0, max_iter=%d: expected %d sweeps, got %d", name, N, T0,
+                      sweeps[c], sweeps[c], got);
+        ag_assert_grid_eq(a.ref, a.u, s, s, s, -1.0, "%s, N=%d, T0=%g, %d sweeps (u against the CPU reference)", name,
+                          N, T0, sweeps[c]);
+        l4_check_f(name, &a);
+    }
+    (void)n;
+    l4_free(&a);
+}
+
+void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol)
+{
+    l4_arrays a = l4_alloc(N);
+    size_t s = poisson_side(N);
+    l4_start(&a, 0.0);
+    memcpy(a.ref, a.u, poisson_points(N) * sizeof *a.u);
+    int want = poisson_jacobi_reference(N, tol, 1 << 20, a.f, a.ref, a.ref_old);
+    l4_start(&a, 0.0);
+    int got = solver(N, tol, 1 << 20, a.f, a.u, a.u_old);
+    ck_assert_msg(got >= want - 1 && got <= want + 1,
+                  "%s, N=%d, tol=%g: the CPU reference stops after %d sweeps; expected %d +- 1, got %d", name, N, tol,
+                  want, want, got);
+    poisson_init(N, 0.0, NULL, a.ref);
+    poisson_jacobi_reference(N, 0.0, got, a.f, a.ref, a.ref_old);
+    ag_assert_grid_eq(a.ref, a.u, s, s, s, -1.0,
+                      "%s, N=%d, tol=%g, stopped after %d sweeps: u must be the grid after %d sweeps", name, N, tol,
+                      got, got);
+    l4_free(&a);
+}
+
+void l4_run_mpi(int np, const char *args, int seconds)
+{
+    char exe[PATH_MAX], log[] = "/tmp/lab4_mpi_XXXXXX", cmd[2 * PATH_MAX + 512];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_msg(len > 0, "cannot find the test program's own path");
+    exe[len] = '\0';
+    *strrchr(exe, '/') = '\0';
+    int fd = mkstemp(log);
+    ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
+    close(fd);
+    snprintf(cmd, sizeof cmd,
+             "timeout -k 5 %d mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 %s/lab4_mpi_check %s >%s 2>&1",
+             seconds, geteuid() == 0 ? "--allow-run-as-root" : "", np, exe, args, log);
+    int status = system(cmd);
+    int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (rc == 0) {
+        unlink(log);
+        return;
+    }
+    /* the program's FAIL lines, else the end of its output */
+    char out[1500] = "", line[512];
+    FILE *fp = fopen(log, "r");
+    size_t used = 0;
+    int fails = 0;
+    while (fp && fgets(line, sizeof line, fp))
+        if (!strncmp(line, "FAIL", 4) && used + strlen(line) < sizeof out) {
+            strcpy(out + used, line);
+            used += strlen(line);
+            fails++;
+        }
+    if (fp && !fails) {
+        long size;
+        fseek(fp, 0, SEEK_END);
+        size = ftell(fp);
+        fseek(fp, size > 1000 ? size - 1000 : 0, SEEK_SET);
+        used = fread(out, 1, sizeof out - 1, fp);
+        out[used] = '\0';
+    }
+    if (fp)
+        fclose(fp);
+    unlink(log);
+    ck_abort_msg("mpirun -np %d lab4_mpi_check %s %s (exit status %d):\n%s", np, args,
+                 rc == 124 || rc == 137 ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed",
+                 rc, out);
+}
