@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Self-test of instructor grading (run by make test): grades a generated
+# class of lab 1 submissions (datasets/lab1-submissions/generate: correct,
+# partly wrong, broken and hostile ones) with autograder/grade -j 2 in the
+# sandbox, and checks every expected status and score, that each hostile
+# case stayed contained, resuming, the outputs, performance points and the
+# Gradescope entry point.
+set -u
+cd "$(dirname "$0")/../.."
+. autograder/selftest/lib.sh
+
+OUT=build/selftest/grading
+rm -rf "$OUT"
+mkdir -p "$OUT"
+KIT=$(pwd)
+
+if ! probe=$(autograder/sandbox/run --probe 2>&1); then
+    skip "grading: the sandbox cannot run here, so hostile submissions are not graded: $probe"
+    exit 0
+fi
+pass "sandbox: $probe"
+
+datasets/lab1-submissions/generate "$OUT/class" >"$OUT/generate.log" 2>&1 || { fail "the submission generator failed (see $OUT/generate.log)"; exit 0; }
+n=$(($(wc -l <"$OUT/class/expected.csv") - 1))
+if [ "$n" -ge 30 ]; then
+    pass "generated $n lab 1 submissions ($(cut -d, -f1 "$OUT/class/expected.csv" | grep -c '^[cmp]') correct or partly wrong, $(grep -c '^b' "$OUT/class/expected.csv") broken, $(grep -c '^h' "$OUT/class/expected.csv") hostile)"
+else
+    fail "only $n submissions generated; at least 30 wanted"
+fi
+
+# Per-test limits stay the lab's (10 s); the whole of one submission's
+# tests gets 60 s, so that a submission looping in every test ends quickly.
+t0=$(date +%s)
+autograder/grade -j 2 --wall 60 --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade.log" 2>&1
+rc=$?
+t1=$(date +%s)
+if [ "$rc" = 0 ] && [ -s "$OUT/grades/gradebook.csv" ]; then
+    pass "the batch of $n completed in $((t1 - t0)) s with -j 2 on $(nproc) cores"
+else
+    fail "autograder/grade stopped with status $rc (see $OUT/grade.log)"
+    tail -5 "$OUT/grade.log"
+    exit 0
+fi
+
+# Every expected status and score. Expected scores come from the lost tests
+# named in expected.csv and the points of the suite's test list.
+python3 - "$OUT/grades/gradebook.csv" "$OUT/class/expected.csv" <<'PY'
+import csv, sys
+book = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+rows = list(csv.DictReader(open(sys.argv[2])))
+tests = [k for k in next(iter(book.values())) if k not in ("student", "status", "total", "max")]
+ref = book["c01_reference"]
+points = {t: float(ref[t]) for t in tests}
+full = sum(points.values())
+if float(ref["total"]) != full or float(ref["max"]) != full:
+    print(f"FAILED  the reference scores {ref['total']}/{ref['max']}, not every point of the tests ({full:g})")
+for e in rows:
+    g = book.get(e["student"])
+    if g is None:
+        print(f"FAILED  {e['student']}: no row in the gradebook")
+        continue
+    lost = set(tests) if e["lost"] == "all" else set(filter(None, e["lost"].split(";")))
+    unknown = lost - set(tests)
+    want = 0.0 if e["status"] != "graded" else full - sum(points[t] for t in lost & set(tests))
+    scored = {t for t in tests if g[t] not in ("", "0")}
+    problems = []
+    if unknown:
+        problems.append(f"expected.csv names tests the suite lacks: {sorted(unknown)}")
+    if g["status"] != e["status"]:
+        problems.append(f"status '{g['status']}', expected '{e['status']}'")
+    if float(g["total"]) != want:
+        problems.append(f"total {g['total']}, expected {want:g}")
+    if scored & lost:
+        problems.append(f"scored in tests it should lose: {sorted(scored & lost)}")
+    if e["status"] == "graded" and (set(tests) - lost) - scored:
+        problems.append(f"lost tests it should pass: {sorted((set(tests) - lost) - scored)}")
+    what = f"{e['student']}: {g['status']}, {g['total']}/{g['max']} ({e['why']})"
+    print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
+extra = set(book) - {e["student"] for e in rows}
+if extra:
+    print(f"FAILED  the gradebook has rows for no submission: {sorted(extra)}")
+PY
+
+# Containment: nothing written outside, nothing left running, output capped.
+escaped=$(find "$KIT" "$OUT" /root -maxdepth 3 -name 'ESCAPED_h05' 2>/dev/null | head -3)
+[ -z "$escaped" ] && pass "h05: no file written outside its folder (the kit, the grader's output, /root)" \
+    || fail "h05 wrote outside its folder: $escaped"
+# (A sandbox's last processes may take a moment to be reaped.)
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    left=$(pgrep -c -u 60000,60001 2>/dev/null || true)
+    [ "${left:-0}" = 0 ] && break
+    sleep 1
+done
+[ "${left:-0}" = 0 ] && pass "no process of the sandbox's users is left running (fork bombs included)" \
+    || { fail "$left processes of the sandbox's users are still running"; ps -o pid,uid,stat,etime,cmd -u 60000,60001 | head -5; }
+size=$(stat -c %s "$OUT/grades/logs/h04_output_flood/check.log" 2>/dev/null || echo 0)
+[ "$size" -gt 0 ] && [ "$size" -le 300000 ] && pass "h04: 10 GiB of output kept to $size bytes of log" \
+    || fail "h04: its log is $size bytes"
+big=$(find "$OUT/grades" -size +65M 2>/dev/null | head -3)
+[ -z "$big" ] && pass "no file over the 64 MiB file-size limit in the grader's output" || fail "files over 64 MiB: $big"
+leftovers=$(find "$OUT/grades" -name '*.tmp.*' 2>/dev/null | head -3)
+[ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
+grep -q 'Hidden tests: not visible here' "$OUT/grades/.grader/kit/autograder/lab1/hidden_matmult.c" &&
+    [ ! -e "$OUT/grades/.grader/kit/reference" ] && [ ! -e "$OUT/grades/.grader/kit/autograder/mutants" ] &&
+    pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
+    fail "the sandbox's kit copy shows instructor-only files"
+
+# What students and Gradescope get.
+if grep -q 'error:' "$OUT/grades/students/b01_does_not_compile/feedback.txt" &&
+    grep -q 'matmult_knm' "$OUT/grades/students/b02_missing_function/feedback.txt"; then
+    pass "feedback of failed builds shows the compiler's and the linker's errors"
+else
+    fail "the feedback of a failed build lacks the compiler's errors"
+fi
+if grep -q 'expected .*, got' "$OUT/grades/students/m11_nat_transposed_b/feedback.txt" &&
+    grep -q 'hidden test: failed; its details are kept back' "$OUT/grades/students/m11_nat_transposed_b/feedback.txt"; then
+    pass "feedback of a wrong submission names what was expected and what came; hidden tests keep their details back"
+else
+    fail "feedback of m11_nat_transposed_b lacks the failure messages"
+fi
+python3 - "$OUT/grades/students" <<'PY'
+import json, os, sys
+root, bad, n = sys.argv[1], [], 0
+for sid in sorted(os.listdir(root)):
+    n += 1
+    try:
+        d = json.load(open(os.path.join(root, sid, "results.json")))
+        assert isinstance(d["score"], (int, float)) and isinstance(d["tests"], list) and "output" in d
+        assert abs(d["score"] - sum(t["score"] for t in d["tests"])) < 1e-9
+        for t in d["tests"]:
+            assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(t)
+            assert t["visibility"] == ("after_due_date" if t["name"].startswith("hidden_") else "visible")
+    except Exception as e:
+        bad.append(f"{sid} ({type(e).__name__} {e})")
+print(f"FAILED  results.json not in Gradescope's schema: {bad}" if bad else
+      f"ok      {n} results.json in Gradescope's schema (score = sum of tests; hidden tests after the due date)")
+PY
+[ -s "$OUT/grades/histogram.png" ] && grep -q "Totals of $n submissions" "$OUT/grades/histogram.txt" &&
+    pass "score histogram written (histogram.txt, histogram.png)" || fail "no histogram"
+
+# Resuming: a second run grades nothing again; a changed submission only.
+cp "$OUT/grades/gradebook.csv" "$OUT/gradebook.first.csv"
+t0=$(date +%s)
+autograder/grade -j 2 --wall 60 --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade2.log" 2>&1
+t1=$(date +%s)
+if grep -q "Graded 0 now ($n already graded)" "$OUT/grade2.log" && cmp -s "$OUT/grades/gradebook.csv" "$OUT/gradebook.first.csv"; then
+    pass "a second run regrades nothing and gives the same gradebook ($((t1 - t0)) s)"
+else
+    fail "the second run did not resume (see $OUT/grade2.log)"
+fi
+cp "$OUT/class/submissions/m11_nat_transposed_b/matmult.c" "$OUT/m11.c"
+cp reference/lab1-matmult/matmult.c "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
+autograder/grade -j 2 --wall 60 --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade3.log" 2>&1
+if grep -q "Graded 1 now" "$OUT/grade3.log" && grep -q '^m11_nat_transposed_b,graded,34,' "$OUT/grades/gradebook.csv"; then
+    pass "a changed submission, and only it, is graded again"
+else
+    fail "a changed submission was not regraded (see $OUT/grade3.log)"
+fi
+cp "$OUT/m11.c" "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
+
+# Performance points: the reference against itself scores them all; a
+# matmult_blk that skips the work on large sizes (but passes every test)
+# gets none; an unblocked one is slower and gets fewer.
+mkdir -p "$OUT/perf"
+cp -r "$OUT/class/submissions/c01_reference" "$OUT/class/submissions/c07_blk_calls_mkn" "$OUT/perf/"
+mkdir -p "$OUT/perf/s_blk_skips_large"
+sed '/^void matmult_blk(/{n;s/^{$/{\n    if (m > 512) return;/}' \
+    reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
+autograder/grade -j 1 --wall 60 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
+perf() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(t['score'] for t in d['tests'] if t['name']=='perf_blk'), d['score'])" "$OUT/perf-grades/students/$1/results.json" 2>/dev/null; }
+read -r p_ref t_ref < <(perf c01_reference)
+read -r p_skip t_skip < <(perf s_blk_skips_large)
+read -r p_mkn t_mkn < <(perf c07_blk_calls_mkn)
+[ "${p_ref:-}" = 4.0 ] && [ "${t_ref:-}" = 38.0 ] && pass "performance: the reference gets all 4 points against itself (38/38)" \
+    || fail "performance: the reference got ${p_ref:-nothing} of 4 points (see $OUT/perf-grades/students/c01_reference/feedback.txt)"
+[ "${p_skip:-}" = 0.0 ] && [ "${t_skip:-}" = 34.0 ] && pass "performance: a matmult_blk that skips large products passes the tests (34) but gets no performance points" \
+    || fail "performance: the cheating matmult_blk got ${p_skip:-nothing} performance points"
+if [ -n "${p_mkn:-}" ] && below "$p_mkn" 4; then
+    pass "performance: an unblocked matmult_blk (mkn) gets $p_mkn of 4 ($(grep -o 'SLOW: [0-9.]* x' "$OUT/perf-grades/students/c07_blk_calls_mkn/feedback.txt"))"
+else
+    fail "performance: an unblocked matmult_blk got ${p_mkn:-nothing} of 4"
+fi
+
+# Gradescope's entry point, with its paths moved here.
+gs() { # submission-file expected-score what
+    local root=$OUT/gradescope/$3
+    mkdir -p "$root/submission"
+    cp "$1" "$root/submission/matmult.c"
+    AUTOGRADER_ROOT=$root KIT_DIR=$KIT LAB=1 GRADE_ARGS=--no-perf autograder/gradescope/run_autograder >"$root/log" 2>&1
+    python3 - "$root/results/results.json" "$2" "$3" <<'PY'
+import json, sys
+path, want, what = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+try:
+    d = json.load(open(path))
+except Exception as e:
+    print(f"FAILED  gradescope run_autograder ({what}): no valid results.json ({e})"); sys.exit()
+ok = d["score"] == want and (what != "build-fails" or "error:" in d["output"])
+print(("ok      " if ok else "FAILED  ") + f"gradescope run_autograder ({what}): results.json with score {d['score']:g}"
+      + (", the compiler's errors in its output" if what == "build-fails" else ""))
+PY
+}
+gs reference/lab1-matmult/matmult.c 34 reference
+gs "$OUT/class/submissions/b01_does_not_compile/matmult.c" 0 build-fails
