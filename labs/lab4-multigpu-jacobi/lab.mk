@@ -6,8 +6,9 @@
 # -fmad=false and the C side with -ffp-contract=off (results bitwise equal
 # to the CPU reference), MPI from mpicc's flags, NCCL from the CUDA toolkit.
 STUDENT_FILES := jacobi_offload.c jacobi_gpu.cu jacobi_peer.cu jacobi_nccl.cu
-DRIVERS       := poisson lab4_mpi_check
+DRIVERS       := poisson lab4_bench lab4_mpi_check
 poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
+lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c
 # Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
 lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c
 LAB_KIT_SRCS  := $(LAB_DIR)/nccl_world.c $(LAB_DIR)/lab4_timing.c
@@ -24,8 +25,8 @@ ifeq ($(OFFLOAD_NVPTX),yes)
 # sm_80 PTX (GCC 12's default sm_35 is refused by CUDA 13's ptxas; the driver
 # JIT-compiles sm_80 PTX for an sm_90 GPU). No contraction on the device
 # either, and no host-only hardening code in offloaded functions.
-OFFLOAD_FLAGS := -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 \
-                 -foffload-options=nvptx-none=-ffp-contract=off -fcf-protection=none -fno-stack-protector
+OFFLOAD_FLAGS := -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none="-misa=sm_80 -ffp-contract=off" \
+                 -fcf-protection=none -fno-stack-protector
 # mkoffload's table is not position-independent: link a plain executable.
 OFFLOAD_LDFLAGS := -no-pie
 else
