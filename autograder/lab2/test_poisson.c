@@ -145,10 +145,15 @@ static int thread_cap(const char *name, int max_threads)
 static void fixed_sweeps_all(const char *name, int max_threads)
 {
     const l2_solver *s = l2_find(name);
+    int wavefront = !strcmp(name, "gauss_seidel_omp");
     max_threads = thread_cap(name, max_threads);
     for (int t = 1; t <= max_threads; t++)
-        for (int a = 0; a < 6; a++)
-            l2_check_fixed_sweeps(s, fixed_Ns[a], a % 2 ? 5.0 : 0.0, fixed_sweeps[(a + t) % 6], t);
+        for (int a = 0; a < 6; a++) {
+            int sweeps = fixed_sweeps[(a + t) % 6];
+            if (wavefront && sweeps > 3) /* every row of every sweep is a wait */
+                sweeps = 3;
+            l2_check_fixed_sweeps(s, fixed_Ns[a], a % 2 ? 5.0 : 0.0, sweeps, t);
+        }
 }
 
 START_TEST(jacobi_bit_for_bit) { fixed_sweeps_all("jacobi", 1); }
@@ -175,15 +180,18 @@ END_TEST
 
 START_TEST(tolerance_stop_omp)
 {
-    static const char *const names[] = {"jacobi_omp_v1", "jacobi_omp_v2", "gauss_seidel_omp"};
-    for (int s = 0; s < 3; s++)
-        for (int t = 2; t <= thread_cap(names[s], 3); t++) {
+    static const char *const names[] = {"jacobi_omp_v1", "jacobi_omp_v2"};
+    for (int s = 0; s < 2; s++)
+        for (int t = 2; t <= 3; t++) {
             l2_check_tolerance(l2_find(names[s]), 12, 0.0, 1e-3, t);
             l2_check_tolerance(l2_find(names[s]), 7, 20.0, 1e-6, t);
             /* Big enough that the threads really overlap: a norm summed
              * without a reduction loses updates here. */
-            l2_check_tolerance(l2_find(names[s]), 40, 0.0, 1.0, t);
+            l2_check_tolerance(l2_find(names[s]), 40, 0.0, 3.0, t);
         }
+    /* Small, because each row of each sweep of the wavefront is a wait. */
+    l2_check_tolerance(l2_find("gauss_seidel_omp"), 6, 0.0, 1e-4, 2);
+    l2_check_tolerance(l2_find("gauss_seidel_omp"), 5, 20.0, 1e-2, 2);
 }
 END_TEST
 
@@ -314,8 +322,8 @@ END_TEST
  * |(6u - neighbours)/h^2 - f| is tiny everywhere. */
 START_TEST(residual_after_convergence)
 {
-    static const char *const names[] = {"jacobi", "gauss_seidel", "jacobi_omp_v2", "gauss_seidel_omp"};
-    for (int s = 0; s < 4; s++) {
+    static const char *const names[] = {"jacobi", "gauss_seidel", "jacobi_omp_v2"};
+    for (int s = 0; s < 3; s++) {
         l2_grid g = l2_grid_new(15, 0.0);
         int it = l2_run(l2_find(names[s]), &g, 0.0, 1e-10, 100000, 2);
         double r = poisson_residual_max(15, g.f, g.u);
@@ -352,9 +360,9 @@ void lab2_poisson_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = omp_v1_bit_for_bit_1_to_4_threads, .points = 2});
     ag_add(s, (ag_spec){.test = omp_v2_bit_for_bit_1_to_4_threads, .points = 2});
     ag_add(s, (ag_spec){.test = omp_v3_bit_for_bit_1_to_4_threads, .points = 1});
-    ag_add(s, (ag_spec){.test = gs_omp_bit_for_bit_threads, .points = 3});
+    ag_add(s, (ag_spec){.test = gs_omp_bit_for_bit_threads, .points = 3, .timeout = 30});
     ag_add(s, (ag_spec){.test = tolerance_stop_sequential, .points = 2});
-    ag_add(s, (ag_spec){.test = tolerance_stop_omp, .points = 2});
+    ag_add(s, (ag_spec){.test = tolerance_stop_omp, .points = 2, .timeout = 30});
     ag_add(s, (ag_spec){.test = boundary_read_never_written, .points = 1});
     ag_add(s, (ag_spec){.test = monotone_from_zero, .points = 1});
     ag_add(s, (ag_spec){.test = manufactured_solution_second_order, .points = 2, .timeout = 20});
