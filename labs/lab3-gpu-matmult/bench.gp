@@ -28,6 +28,6 @@ unset logscale
 set logscale x 2
 set xlabel "GPU4_ELEMENTS"
 set ylabel "GFLOP/s (product alone)"
-plot sprintf("< awk -F, 'NR>1 {sub(\"gpu4_\", \"\", $1); print $1\",\"$5}' %s | sort -t, -k1,1n", sweep) \
+plot sprintf("< awk -F, 'NR>1 && $1 ~ /^gpu4_/ {sub(\"gpu4_\", \"\", $1); print $1\",\"$5}' %s | sort -t, -k1,1n", sweep) \
      using 1:2 with linespoints title sprintf("gpu4 at n = %s", system(sprintf("awk -F, 'NR==2 {print $3}' %s", sweep)))
 unset multiplot

@@ -9,13 +9,19 @@
 # warms the device up first, then times; its split is itself the median of
 # up to 5 calls), the runs of all variants interleaved so that a noisy
 # moment hits them alike. Inputs are random reals, never constants (a GPU
-# runs faster on constant data under its power limit). Also sweeps gpu4's
-# elements per thread (-DGPU4_ELEMENTS=...) at one size.
+# runs faster on constant data under its power limit). The copies are
+# also timed through page-locked host memory, the rate the link allows.
+# At one size (BENCH_ALT_N) it also measures other builds of the same
+# source: gpu4 with each count of elements per thread (-DGPU4_ELEMENTS=...)
+# and those in BENCH_ALT_BUILDS (name:variant:flags; for the reference,
+# gpu5 with 32 x 32 tiles and gpu6 on the CUDA cores instead of the tensor
+# cores).
 #
-# Writes $OUT/bench.csv, $OUT/gpu4_sweep.csv and $OUT/bench.png (gnuplot),
-# and prints the goals of README.md as measured ratios.
-# Knobs (environment): BENCH_OUT, BENCH_SIZES, BENCH_GPU1_SIZES,
-# BENCH_GPU4_COUNTS, BENCH_GPU4_N, BENCH_REPEATS, BENCH_GOAL_N, MFLOPS_MIN_T.
+# Writes $OUT/bench.csv, $OUT/alternatives.csv, $OUT/goals.txt and
+# $OUT/bench.png (gnuplot), and prints the goals of README.md as measured
+# ratios. Knobs (environment): BENCH_OUT, BENCH_SIZES, BENCH_GPU1_SIZES,
+# BENCH_GPU4_COUNTS, BENCH_ALT_BUILDS, BENCH_ALT_N, BENCH_REPEATS,
+# BENCH_GOAL_N, MFLOPS_MIN_T.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,7 +29,8 @@ OUT=${BENCH_OUT:-build/bench/lab3}
 SIZES=${BENCH_SIZES:-"256 512 1024 2048 4096 8192"}
 GPU1_SIZES=${BENCH_GPU1_SIZES:-"32 64 128 256"}
 GPU4_COUNTS=${BENCH_GPU4_COUNTS:-"2 4 8 16"}
-GPU4_N=${BENCH_GPU4_N:-4096}
+ALT_BUILDS=${BENCH_ALT_BUILDS:-"gpu5_tile32:gpu5:-DGPU5_TILE=32 gpu6_cuda_cores:gpu6:-DGPU6_CUDA_CORES"}
+ALT_N=${BENCH_ALT_N:-4096}
 GOAL_N=${BENCH_GOAL_N:-4096}
 REPEATS=${BENCH_REPEATS:-3}
 export MFLOPS_MIN_T=${MFLOPS_MIN_T:-0.3}
@@ -39,9 +46,13 @@ src_args=()
 mkdir -p "$OUT"
 echo "building lab 3 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
 make --no-print-directory -s -f common/mk/lab.mk LAB=3 BUILD="$OUT/opt" "${src_args[@]}" all >/dev/null
-for t in $GPU4_COUNTS; do
-    make --no-print-directory -s -f common/mk/lab.mk LAB=3 BUILD="$OUT/gpu4_$t" \
-        NVCC_OPT="-O3 -DGPU4_ELEMENTS=$t" "${src_args[@]}" all >/dev/null
+alts=()
+for t in $GPU4_COUNTS; do alts+=("gpu4_$t:gpu4:-DGPU4_ELEMENTS=$t"); done
+for a in $ALT_BUILDS; do alts+=("$a"); done
+for a in "${alts[@]}"; do
+    IFS=: read -r name _ flags <<<"$a"
+    make --no-print-directory -s -f common/mk/lab.mk LAB=3 BUILD="$OUT/$name" \
+        NVCC_OPT="-O3 $flags" "${src_args[@]}" all >/dev/null
 done
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
@@ -50,22 +61,26 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 echo "GPU: $gpu (max SM clock $clock MHz); CPU: $cpu, $(nproc) threads for lib; median of $REPEATS; $(date -u '+%Y-%m-%d %H:%M UTC')"
 
 raw=$(mktemp)
-# one BUILD TYPE N: one driver run -> "mflops errors h2d_ms kernel_ms d2h_ms sms"
+# one BUILD TYPE N: one driver run ->
+#   "mflops errors h2d_ms kernel_ms d2h_ms sms pinned_h2d_GBps pinned_d2h_GBps"
 one() {
     local build=$1 type=$2 n=$3 out
-    out=$(MATMULT_SPLIT=1 MATMULT_COMPARE=$([ "$n" -le 2048 ] && echo 1 || echo 0) \
+    out=$(MATMULT_SPLIT=$([ "$type" = gpulib ] && echo 2 || echo 1) MATMULT_COMPARE=$([ "$n" -le 2048 ] && echo 1 || echo 0) \
         "$OUT/$build/matmult_gpu" "$type" "$n" "$n" "$n")
     echo "$out" | awk '
         /# matmult_/ { mf = $2; err = $3 }
         /^# split/ { for (i = 1; i <= NF; i++) { if ($i == "h2d") h = $(i+1); if ($i == "kernel") k = $(i+1);
-                                                  if ($i == "d2h") d = $(i+1); if ($i ~ /^sms=/) s = substr($i, 5) } }
-        END { print mf, err, (h == "" ? "-" : h), (k == "" ? "-" : k), (d == "" ? "-" : d), (s == "" ? "-" : s) }'
+                                                  if ($i == "d2h") d = $(i+1); if ($i ~ /^sms=/) s = substr($i, 5)
+                                                  sub(/,$/, "", $i)
+                                                  if ($i ~ /^pinned_h2d=/) ph = substr($i, 12); if ($i ~ /^pinned_d2h=/) pd = substr($i, 12) } }
+        END { print mf, err, (h == "" ? "-" : h), (k == "" ? "-" : k), (d == "" ? "-" : d), (s == "" ? "-" : s),
+                    (ph == "" ? "-" : ph), (pd == "" ? "-" : pd) }'
 }
 
 points=()
 for n in $SIZES; do for v in $VARIANTS; do points+=("opt $v $n"); done; done
 for n in $GPU1_SIZES; do points+=("opt gpu1 $n"); done
-for t in $GPU4_COUNTS; do points+=("gpu4_$t gpu4 $GPU4_N"); done
+for a in "${alts[@]}"; do IFS=: read -r name v _ <<<"$a"; points+=("$name $v $ALT_N"); done
 total=$((${#points[@]} * REPEATS))
 done_=0
 for r in $(seq "$REPEATS"); do
@@ -89,26 +104,30 @@ summarise() {
             split(key, f, " "); n3 = f[3] * f[3] * f[3]
             h = med(H); k = med(K); d = med(D)
             print f[1], f[2], f[3], med(MF) / 1000, (k == "" ? "" : 2 * n3 / k / 1e6), h, k, d,
-                  (h == "" ? "" : 16 * f[3] * f[3] / h / 1e6), (d == "" ? "" : 8 * f[3] * f[3] / d / 1e6), err, sms
+                  (h == "" ? "" : 16 * f[3] * f[3] / h / 1e6), (d == "" ? "" : 8 * f[3] * f[3] / d / 1e6), err, sms,
+                  med(PH), med(PD)
         }
         { kk = $1 " " $2 " " $3
-          if (kk != key) { flush(); key = kk; MF = H = K = D = ""; err = 0 }
-          MF = MF " " $4; H = H " " $6; K = K " " $7; D = D " " $8; if ($5 > err) err = $5; if ($9 != "-") sms = $9 }
+          if (kk != key) { flush(); key = kk; MF = H = K = D = PH = PD = ""; err = 0 }
+          MF = MF " " $4; H = H " " $6; K = K " " $7; D = D " " $8; PH = PH " " $10; PD = PD " " $11
+          if ($5 > err) err = $5; if ($9 != "-") sms = $9 }
         END { flush() }'
 }
+header="build,variant,n,gflops_with_transfers,gflops_kernel,h2d_ms,kernel_ms,d2h_ms,h2d_GBps,d2h_GBps,errors,sms,pinned_h2d_GBps,pinned_d2h_GBps"
 csv=$OUT/bench.csv
-echo "build,variant,n,gflops_with_transfers,gflops_kernel,h2d_ms,kernel_ms,d2h_ms,h2d_GBps,d2h_GBps,errors,sms" >"$csv"
-summarise | grep -v '^gpu4_' >>"$csv"
-sweep=$OUT/gpu4_sweep.csv
-echo "build,variant,n,gflops_with_transfers,gflops_kernel,h2d_ms,kernel_ms,d2h_ms,h2d_GBps,d2h_GBps,errors,sms" >"$sweep"
-summarise | grep '^gpu4_' >>"$sweep"
+echo "$header" >"$csv"
+summarise | grep '^opt,' >>"$csv"
+sweep=$OUT/alternatives.csv
+echo "$header" >"$sweep"
+summarise | grep -v '^opt,' >>"$sweep"
 rm -f "$raw"
 
 # The goals, as ratios measured in this run. Peaks: SMs x per-SM rate of
 # sm_90 (64 FP64 FMA per clock on the CUDA cores, twice that on the tensor
 # cores) x the maximum SM clock nvidia-smi reports.
 awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" '
-    $1 == "opt" { tot[$2, $3] = $4; kern[$2, $3] = $5; h[$2, $3] = $6; d[$2, $3] = $8; if ($12 != "") sms = $12 }
+    $1 == "opt" { tot[$2, $3] = $4; kern[$2, $3] = $5; h[$2, $3] = $6; d[$2, $3] = $8; if ($12 != "") sms = $12
+                  ph[$2, $3] = $13; pd[$2, $3] = $14 }
     END {
         vec = sms * 128 * clock / 1e3; tc = 2 * vec   # GFLOP/s
         lib = kern["gpulib", n]
@@ -122,11 +141,16 @@ awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" '
         printf "  goal gpu5 >= 10%% of cuBLAS: %.1f%%; goal gpu6 >= 40%%: %.1f%%\n", 100 * kern["gpu5", n] / lib, 100 * kern["gpu6", n] / lib
         b = 2 * n * n * n / (h["gpulib", n] + d["gpulib", n]) / 1e6
         printf "  gpulib with copies %.2f TFLOP/s = %.1f%% of the bound the copies alone set, %.2f TFLOP/s (goal >= 80%%)\n", tot["gpulib", n] / 1e3, 100 * tot["gpulib", n] / b, b / 1e3
+        printf "    copies from pageable memory: h2d %.2f GB/s, d2h %.2f GB/s\n", 16 * n * n / h["gpulib", n] / 1e6, 8 * n * n / d["gpulib", n] / 1e6
+        if (ph["gpulib", n] > 0) { bp = 2 * n * n * n / (16 * n * n / ph["gpulib", n] + 8 * n * n / pd["gpulib", n])
+            printf "    page-locked: h2d %.2f GB/s, d2h %.2f GB/s; bound %.2f TFLOP/s, of which gpulib reaches %.1f%%\n", ph["gpulib", n], pd["gpulib", n], bp / 1e3, 100 * tot["gpulib", n] / bp }
         ns = split(sizes, sz, " "); cross = ""
         for (i = 1; i <= ns; i++) if (cross == "" && tot["gpulib", sz[i]] > tot["lib", sz[i]]) cross = sz[i]
         printf "  gpulib with copies is faster than lib from n = %s on (sizes run: %s)\n", cross == "" ? "(none)" : cross, sizes
     }' "$csv" | tee "$OUT/goals.txt"
-awk -F, 'NR > 1 && $11 > 0 { print "WARNING: " $11 " wrong elements in " $2 " at n=" $3; bad = 1 } END { exit bad }' "$csv" || true
+awk -F, -v lib="$(awk -F, -v n="$ALT_N" '$1 == "opt" && $2 == "gpulib" && $3 == n { print $5 }' "$csv")" '
+    NR > 1 { printf "  build %-16s %-6s n=%d: %.2f TFLOP/s%s\n", $1, $2, $3, $5 / 1e3, (lib > 0 ? sprintf(" = %.1f%% of cuBLAS", 100 * $5 / lib) : "") }' "$sweep" | tee -a "$OUT/goals.txt"
+awk -F, 'FNR > 1 && $11 > 0 { print "WARNING: " $11 " wrong elements in " $2 " at n=" $3; bad = 1 } END { exit bad }' "$csv" "$sweep" || true
 
 if command -v gnuplot >/dev/null; then
     sms=$(awk -F, 'NR > 1 && $12 != "" { print $12; exit }' "$csv")
@@ -135,5 +159,5 @@ if command -v gnuplot >/dev/null; then
     echo "wrote $csv, $sweep and $OUT/bench.png"
 else
     echo "wrote $csv and $sweep; no gnuplot here: plot them elsewhere with"
-    echo "  gnuplot -e \"csv='bench.csv'; sweep='gpu4_sweep.csv'; out='.'; gpu='$gpu'; peak=0\" labs/lab3-gpu-matmult/bench.gp"
+    echo "  gnuplot -e \"csv='bench.csv'; sweep='alternatives.csv'; out='.'; gpu='$gpu'; peak=0\" labs/lab3-gpu-matmult/bench.gp"
 fi

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "cuda_check.h"
@@ -29,7 +30,31 @@ static int runs_for(double first)
     return runs < 1 ? 1 : runs > MAX_RUNS ? MAX_RUNS : runs;
 }
 
-void time_split_report(const char *name, matmult_fn dev, int m, int n, int k)
+/* Median seconds of copying in_bytes to d_in and out_bytes from d_out
+ * through page-locked host buffers. */
+static void time_pinned(size_t in_bytes, size_t out_bytes, void *d_in, void *d_out, double *t_in, double *t_out)
+{
+    void *h_in, *h_out;
+    CUDA_CHECK(cudaMallocHost(&h_in, in_bytes));
+    CUDA_CHECK(cudaMallocHost(&h_out, out_bytes));
+    memset(h_in, 0, in_bytes);
+    double tin[MAX_RUNS], tout[MAX_RUNS];
+    for (int r = -1; r < MAX_RUNS; r++) { /* r = -1: warm-up */
+        double t0 = wall_time();
+        CUDA_CHECK(cudaMemcpy(d_in, h_in, in_bytes, cudaMemcpyHostToDevice));
+        double t1 = wall_time();
+        CUDA_CHECK(cudaMemcpy(h_out, d_out, out_bytes, cudaMemcpyDeviceToHost));
+        double t2 = wall_time();
+        if (r >= 0)
+            tin[r] = t1 - t0, tout[r] = t2 - t1;
+    }
+    *t_in = median(tin, MAX_RUNS);
+    *t_out = median(tout, MAX_RUNS);
+    CUDA_CHECK(cudaFreeHost(h_in));
+    CUDA_CHECK(cudaFreeHost(h_out));
+}
+
+void time_split_report(const char *name, matmult_fn dev, int m, int n, int k, int pinned)
 {
     size_t sa = (size_t)m * k, sb = (size_t)k * n, sc = (size_t)m * n;
     double *A = kit_alloc_doubles(sa), *B = kit_alloc_doubles(sb), *C = kit_alloc_doubles(sc);
@@ -64,10 +89,20 @@ void time_split_report(const char *name, matmult_fn dev, int m, int n, int k)
     int sms = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     double th = median(h2d, runs), tk = median(kernel, runs), td = median(d2h, runs);
+    char extra[96] = "";
+    if (pinned) {
+        /* A's and B's bytes in one copy, into a buffer of their joint size. */
+        double *d_in, t_in, t_out;
+        CUDA_CHECK(cudaMalloc((void **)&d_in, (sa + sb) * sizeof(double)));
+        time_pinned((sa + sb) * sizeof(double), sc * sizeof(double), d_in, dC, &t_in, &t_out);
+        CUDA_CHECK(cudaFree(d_in));
+        snprintf(extra, sizeof extra, ", pinned_h2d=%.2f pinned_d2h=%.2f", 8.0 * (double)(sa + sb) / t_in / 1e9,
+                 8.0 * (double)sc / t_out / 1e9);
+    }
     printf("# split matmult_%s m=%d n=%d k=%d (median of %d): h2d %.4f ms %.2f GB/s, kernel %.4f ms %.1f GFLOP/s, "
-           "d2h %.4f ms %.2f GB/s, sms=%d\n",
+           "d2h %.4f ms %.2f GB/s, sms=%d%s\n",
            name, m, n, k, runs, 1e3 * th, 8.0 * (double)(sa + sb) / th / 1e9, 1e3 * tk,
-           2.0 * m * (double)n * k / tk / 1e9, 1e3 * td, 8.0 * (double)sc / td / 1e9, sms);
+           2.0 * m * (double)n * k / tk / 1e9, 1e3 * td, 8.0 * (double)sc / td / 1e9, sms, extra);
     CUDA_CHECK(cudaFree(dA));
     CUDA_CHECK(cudaFree(dB));
     CUDA_CHECK(cudaFree(dC));

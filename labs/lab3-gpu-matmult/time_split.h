@@ -9,7 +9,10 @@
  * on the device, and the copies around it from and to ordinary (pageable)
  * host memory, as matmult_gpuX does them; each the median of up to 5 runs
  * after one warm-up. Prints one line starting "# split" with milliseconds,
- * GB/s and GFLOP/s. Exits with a message if a CUDA call fails. */
-void time_split_report(const char *name, matmult_fn dev, int m, int n, int k);
+ * GB/s and GFLOP/s. With pinned set, also times the same copies from and to
+ * page-locked host memory (the rate the link itself allows), reported as
+ * pinned_h2d=GB/s and pinned_d2h=GB/s. Exits with a message if a CUDA call
+ * fails. */
+void time_split_report(const char *name, matmult_fn dev, int m, int n, int k, int pinned);
 
 #endif

@@ -4,6 +4,8 @@
  * (the seed's gpu1-gpu4 accumulated in global memory, one load and one store
  * of C per multiply-add), and every kernel handles any m, n, k: partial
  * blocks and tiles are bounds-checked, never assumed away. */
+#include <stdint.h>
+
 #include <cublas_v2.h>
 
 #include "cuda_check.h"
@@ -11,25 +13,45 @@
 
 typedef void (*device_product)(int m, int n, int k, const double *dA, const double *dB, double *dC);
 
+/* cudaMalloc and cudaFree of large arrays cost milliseconds each, paid on
+ * every call. Stream-ordered allocation from the device's memory pool,
+ * told to keep what is freed, makes every call after the first nearly
+ * free of that cost; the memory still goes back at the end of the process. */
+static void keep_freed_memory_in_pool(void)
+{
+    static int done;
+    if (done)
+        return;
+    int device;
+    cudaMemPool_t pool;
+    uint64_t keep_all = UINT64_MAX;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+    done = 1;
+}
+
 /* The host side that every variant shares: allocate, copy in, compute,
- * copy back, free. Byte counts are size_t: m*n*8 passes 2^31 at m = n =
- * 16384, far below the memory of a GPU. */
+ * copy back, free, all in order on the default stream. Byte counts are
+ * size_t: m*n*8 passes 2^31 at m = n = 16384, far below the memory of a
+ * GPU. */
 static void on_device(device_product product, int m, int n, int k, const double *A, const double *B, double *C)
 {
     size_t bytes_a = (size_t)m * k * sizeof(double);
     size_t bytes_b = (size_t)k * n * sizeof(double);
     size_t bytes_c = (size_t)m * n * sizeof(double);
     double *dA, *dB, *dC;
-    CUDA_CHECK(cudaMalloc((void **)&dA, bytes_a));
-    CUDA_CHECK(cudaMalloc((void **)&dB, bytes_b));
-    CUDA_CHECK(cudaMalloc((void **)&dC, bytes_c));
+    keep_freed_memory_in_pool();
+    CUDA_CHECK(cudaMallocAsync((void **)&dA, bytes_a, 0));
+    CUDA_CHECK(cudaMallocAsync((void **)&dB, bytes_b, 0));
+    CUDA_CHECK(cudaMallocAsync((void **)&dC, bytes_c, 0));
     CUDA_CHECK(cudaMemcpy(dA, A, bytes_a, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dB, B, bytes_b, cudaMemcpyHostToDevice));
     product(m, n, k, dA, dB, dC);
     CUDA_CHECK(cudaMemcpy(C, dC, bytes_c, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(dB));
-    CUDA_CHECK(cudaFree(dC));
+    CUDA_CHECK(cudaFreeAsync(dA, 0));
+    CUDA_CHECK(cudaFreeAsync(dB, 0));
+    CUDA_CHECK(cudaFreeAsync(dC, 0));
 }
 
 static unsigned int blocks_for(long long count, long long per_block)
@@ -187,7 +209,10 @@ extern "C" void matmult_gpu4_dev(int m, int n, int k, const double *dA, const do
  * so each element read from global memory serves TILE multiply-adds. Tiles
  * that stick out of A or B are padded with zeros, which add nothing: that
  * is all it takes to make the Guide's kernel work for any m, n, k. */
-#define TILE 16
+#ifndef GPU5_TILE
+#define GPU5_TILE 16
+#endif
+#define TILE GPU5_TILE
 
 extern "C" mm_launch matmult_gpu5_launch(int m, int n)
 {
@@ -329,10 +354,122 @@ __global__ void __launch_bounds__(G6_THREADS, 2)
     }
 }
 
+/* gpu6 on the FP64 tensor cores: the same staging through shared memory,
+ * but the multiply-adds are mma.sync m8n8k4 instructions (DMMA), each an
+ * 8x8 block of C += an 8x4 block of A times a 4x8 block of B, with twice
+ * the FP64 rate of the CUDA cores on Hopper. A block of 16 warps computes a
+ * 128 x 128 tile of C; each warp a 32 x 32 part of it, 4 x 4 DMMA tiles.
+ * The fragments (PTX ISA, mma.m8n8k4 .f64): lane l holds A[l/4][l%4],
+ * B[l%4][l/4] and C[l/4][2(l%4)] and C[l/4][2(l%4)+1] of its 8x8 tile. The
+ * padding of the shared arrays puts a warp's 32 loads on distinct banks in
+ * the fewest (two) wavefronts. */
+#define TC_BM 128
+#define TC_BN 128
+#define TC_BK 16
+#define TC_THREADS 512
+#define TC_LOADS_A (TC_BM * TC_BK / TC_THREADS)
+#define TC_LOADS_B (TC_BK * TC_BN / TC_THREADS)
+
+__device__ __forceinline__ void dmma_8x8x4(double &c0, double &c1, double a, double b)
+{
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                 : "+d"(c0), "+d"(c1)
+                 : "d"(a), "d"(b));
+}
+
+__global__ void __launch_bounds__(TC_THREADS, 1)
+    gpu6_dmma_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B,
+                     double *__restrict__ C)
+{
+    __shared__ __align__(16) double As[TC_BM][TC_BK + 4];
+    __shared__ __align__(16) double Bs[TC_BK][TC_BN + 8];
+    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int wm = warp / 4, wn = warp % 4; /* the warp's 32 x 32 part */
+    const int gr = lane / 4, gc = lane % 4;
+    const size_t row0 = (size_t)blockIdx.y * TC_BM, col0 = (size_t)blockIdx.x * TC_BN;
+
+    double next_a[TC_LOADS_A], next_b[TC_LOADS_B];
+    auto fetch = [&](int l0) {
+#pragma unroll
+        for (int p = 0; p < TC_LOADS_A; p++) {
+            const int e = tid + TC_THREADS * p;
+            const size_t r = row0 + e / TC_BK;
+            const int c = l0 + e % TC_BK;
+            next_a[p] = (r < (size_t)m && c < k) ? A[r * k + c] : 0.0;
+        }
+#pragma unroll
+        for (int p = 0; p < TC_LOADS_B; p++) {
+            const int e = tid + TC_THREADS * p;
+            const int r = l0 + e / TC_BN;
+            const size_t c = col0 + e % TC_BN;
+            next_b[p] = (r < k && c < (size_t)n) ? B[(size_t)r * n + c] : 0.0;
+        }
+    };
+
+    double acc[4][4][2];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            acc[i][j][0] = acc[i][j][1] = 0.0;
+
+    fetch(0);
+    for (int l0 = 0; l0 < k; l0 += TC_BK) {
+#pragma unroll
+        for (int p = 0; p < TC_LOADS_A; p++) {
+            const int e = tid + TC_THREADS * p;
+            As[e / TC_BK][e % TC_BK] = next_a[p];
+        }
+#pragma unroll
+        for (int p = 0; p < TC_LOADS_B; p++) {
+            const int e = tid + TC_THREADS * p;
+            Bs[e / TC_BN][e % TC_BN] = next_b[p];
+        }
+        __syncthreads();
+        if (l0 + TC_BK < k)
+            fetch(l0 + TC_BK);
+#pragma unroll
+        for (int kk = 0; kk < TC_BK; kk += 4) {
+            double a[4], b[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                a[i] = As[wm * 32 + i * 8 + gr][kk + gc];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                b[j] = Bs[kk + gc][wn * 32 + j * 8 + gr];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    dmma_8x8x4(acc[i][j][0], acc[i][j][1], a[i], b[j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const size_t r = row0 + wm * 32 + i * 8 + gr;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const size_t c = col0 + wn * 32 + j * 8 + 2 * gc;
+            if (r < (size_t)m && c < (size_t)n)
+                C[r * n + c] = acc[i][j][0];
+            if (r < (size_t)m && c + 1 < (size_t)n)
+                C[r * n + c + 1] = acc[i][j][1];
+        }
+    }
+}
+
+/* The tensor-core kernel by default; -DGPU6_CUDA_CORES builds the one on
+ * the CUDA cores (make bench LAB=3 measures both). */
 extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)
 {
+#ifdef GPU6_CUDA_CORES
     dim3 grid(blocks_for(n, G6_BN), blocks_for(m, G6_BM));
     gpu6_kernel<<<grid, G6_THREADS>>>(m, n, k, dA, dB, dC);
+#else
+    dim3 grid(blocks_for(n, TC_BN), blocks_for(m, TC_BM));
+    gpu6_dmma_kernel<<<grid, TC_THREADS>>>(m, n, k, dA, dB, dC);
+#endif
     CUDA_CHECK_LAUNCH();
 }
 
