@@ -256,23 +256,66 @@ extern "C" void matmult_gpu5_dev(int m, int n, int k, const double *dA, const do
 
 /* ---- gpu6 (challenge): register tiles ----------------------------------- */
 
-/* A block of 256 threads (16 x 16) computes a 128 x 64 tile of C; each
- * thread an 8 x 4 sub-tile held in 32 registers. Per step of k a thread
- * reads 8 values of A and 4 of B from shared memory and does 32
- * multiply-adds with them: 2.7 times fewer shared loads per multiply-add
+/* Both gpu6 kernels stage tiles of A (BM x BK) and B (BK x BN) through
+ * shared memory the same way: every thread fetches its share of the next
+ * tiles from global memory into registers while the current tiles are in
+ * use, then stores them into shared memory. Zeros outside A and B keep the
+ * sums right for any m, n, k. */
+template <int BM, int BN, int BK, int THREADS>
+struct tile_stager {
+    double a[BM * BK / THREADS], b[BK * BN / THREADS];
+
+    __device__ void fetch(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, size_t row0,
+                          size_t col0, int l0)
+    {
+#pragma unroll
+        for (int p = 0; p < BM * BK / THREADS; p++) {
+            const int e = threadIdx.x + THREADS * p;
+            const size_t r = row0 + e / BK;
+            const int c = l0 + e % BK;
+            a[p] = (r < (size_t)m && c < k) ? A[r * k + c] : 0.0;
+        }
+#pragma unroll
+        for (int p = 0; p < BK * BN / THREADS; p++) {
+            const int e = threadIdx.x + THREADS * p;
+            const int r = l0 + e / BN;
+            const size_t c = col0 + e % BN;
+            b[p] = (r < k && c < (size_t)n) ? B[(size_t)r * n + c] : 0.0;
+        }
+    }
+
+    /* A's tile goes to As[r * lda + c], or with A_TRANSPOSED to
+     * As[c * lda + r]; B's to Bs[r * ldb + c]. */
+    template <bool A_TRANSPOSED>
+    __device__ void store(double *As, int lda, double *Bs, int ldb) const
+    {
+#pragma unroll
+        for (int p = 0; p < BM * BK / THREADS; p++) {
+            const int e = threadIdx.x + THREADS * p;
+            As[A_TRANSPOSED ? (e % BK) * lda + e / BK : (e / BK) * lda + e % BK] = a[p];
+        }
+#pragma unroll
+        for (int p = 0; p < BK * BN / THREADS; p++) {
+            const int e = threadIdx.x + THREADS * p;
+            Bs[(e / BN) * ldb + e % BN] = b[p];
+        }
+    }
+};
+
+/* On the CUDA cores. A block of 256 threads (16 x 16) computes a 128 x 64
+ * tile of C; each thread an 8 x 4 sub-tile held in 32 registers. Per step
+ * of k a thread reads 8 values of A and 4 of B from shared memory and does
+ * 32 multiply-adds with them: 2.7 times fewer shared loads per multiply-add
  * than gpu5, which is what capped gpu5. A thread's 4 columns are 16 apart,
  * so that a warp's loads of B and stores of C touch consecutive addresses.
- * While a tile is used, the next one is already on its way from global
- * memory into registers. (An 8 x 8 sub-tile needs 128 registers for the
- * sums alone: the compiler then spills them to local memory.) */
+ * (An 8 x 8 sub-tile needs 128 registers for the sums alone: the compiler
+ * then spills them to local memory.) */
 #define G6_TM 8
 #define G6_TN 4
 #define G6_BM (16 * G6_TM)
 #define G6_BN (16 * G6_TN)
 #define G6_BK 8
 #define G6_THREADS 256
-#define G6_LOADS_A (G6_BM * G6_BK / G6_THREADS) /* elements per thread and tile */
-#define G6_LOADS_B (G6_BN * G6_BK / G6_THREADS)
 
 __global__ void __launch_bounds__(G6_THREADS, 2)
     gpu6_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C)
@@ -282,26 +325,9 @@ __global__ void __launch_bounds__(G6_THREADS, 2)
      * transposing stores over more banks. */
     __shared__ __align__(16) double As[G6_BK][G6_BM + 2];
     __shared__ __align__(16) double Bs[G6_BK][G6_BN];
-    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const size_t row0 = (size_t)blockIdx.y * G6_BM, col0 = (size_t)blockIdx.x * G6_BN;
-
-    double next_a[G6_LOADS_A], next_b[G6_LOADS_B];
-    auto fetch = [&](int l0) {
-#pragma unroll
-        for (int p = 0; p < G6_LOADS_A; p++) {
-            const int e = tid + G6_THREADS * p;
-            const size_t r = row0 + e / G6_BK;
-            const int c = l0 + e % G6_BK;
-            next_a[p] = (r < (size_t)m && c < k) ? A[r * k + c] : 0.0;
-        }
-#pragma unroll
-        for (int p = 0; p < G6_LOADS_B; p++) {
-            const int e = tid + G6_THREADS * p;
-            const int r = l0 + e / G6_BN;
-            const size_t c = col0 + e % G6_BN;
-            next_b[p] = (r < k && c < (size_t)n) ? B[(size_t)r * n + c] : 0.0;
-        }
-    };
+    tile_stager<G6_BM, G6_BN, G6_BK, G6_THREADS> next;
 
     double acc[G6_TM][G6_TN];
 #pragma unroll
@@ -310,21 +336,12 @@ __global__ void __launch_bounds__(G6_THREADS, 2)
         for (int j = 0; j < G6_TN; j++)
             acc[i][j] = 0.0;
 
-    fetch(0);
+    next.fetch(m, n, k, A, B, row0, col0, 0);
     for (int l0 = 0; l0 < k; l0 += G6_BK) {
-#pragma unroll
-        for (int p = 0; p < G6_LOADS_A; p++) {
-            const int e = tid + G6_THREADS * p;
-            As[e % G6_BK][e / G6_BK] = next_a[p];
-        }
-#pragma unroll
-        for (int p = 0; p < G6_LOADS_B; p++) {
-            const int e = tid + G6_THREADS * p;
-            Bs[e / G6_BN][e % G6_BN] = next_b[p];
-        }
+        next.store<true>(&As[0][0], G6_BM + 2, &Bs[0][0], G6_BN);
         __syncthreads();
         if (l0 + G6_BK < k)
-            fetch(l0 + G6_BK);
+            next.fetch(m, n, k, A, B, row0, col0, l0 + G6_BK);
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
             double a[G6_TM], b[G6_TN];
@@ -354,21 +371,19 @@ __global__ void __launch_bounds__(G6_THREADS, 2)
     }
 }
 
-/* gpu6 on the FP64 tensor cores: the same staging through shared memory,
- * but the multiply-adds are mma.sync m8n8k4 instructions (DMMA), each an
- * 8x8 block of C += an 8x4 block of A times a 4x8 block of B, with twice
- * the FP64 rate of the CUDA cores on Hopper. A block of 16 warps computes a
- * 128 x 128 tile of C; each warp a 32 x 32 part of it, 4 x 4 DMMA tiles.
- * The fragments (PTX ISA, mma.m8n8k4 .f64): lane l holds A[l/4][l%4],
- * B[l%4][l/4] and C[l/4][2(l%4)] and C[l/4][2(l%4)+1] of its 8x8 tile. The
- * padding of the shared arrays puts a warp's 32 loads on distinct banks in
- * the fewest (two) wavefronts. */
+/* On the FP64 tensor cores: the same staging, but the multiply-adds are
+ * mma.sync m8n8k4 instructions (DMMA), each an 8x8 block of C += an 8x4
+ * block of A times a 4x8 block of B, with twice the FP64 rate of the CUDA
+ * cores on Hopper. A block of 16 warps computes a 128 x 128 tile of C; each
+ * warp a 32 x 32 part of it, 4 x 4 DMMA tiles. The fragments (PTX ISA,
+ * mma.m8n8k4 .f64): lane l holds A[l/4][l%4], B[l%4][l/4], and
+ * C[l/4][2(l%4)] and C[l/4][2(l%4)+1] of its 8x8 tile. The padding of the
+ * shared arrays lets a warp's 32 loads of 8 bytes go in the fewest
+ * wavefronts (two). */
 #define TC_BM 128
 #define TC_BN 128
 #define TC_BK 16
 #define TC_THREADS 512
-#define TC_LOADS_A (TC_BM * TC_BK / TC_THREADS)
-#define TC_LOADS_B (TC_BK * TC_BN / TC_THREADS)
 
 __device__ __forceinline__ void dmma_8x8x4(double &c0, double &c1, double a, double b)
 {
@@ -383,28 +398,11 @@ __global__ void __launch_bounds__(TC_THREADS, 1)
 {
     __shared__ __align__(16) double As[TC_BM][TC_BK + 4];
     __shared__ __align__(16) double Bs[TC_BK][TC_BN + 8];
-    const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const int wm = warp / 4, wn = warp % 4; /* the warp's 32 x 32 part */
     const int gr = lane / 4, gc = lane % 4;
     const size_t row0 = (size_t)blockIdx.y * TC_BM, col0 = (size_t)blockIdx.x * TC_BN;
-
-    double next_a[TC_LOADS_A], next_b[TC_LOADS_B];
-    auto fetch = [&](int l0) {
-#pragma unroll
-        for (int p = 0; p < TC_LOADS_A; p++) {
-            const int e = tid + TC_THREADS * p;
-            const size_t r = row0 + e / TC_BK;
-            const int c = l0 + e % TC_BK;
-            next_a[p] = (r < (size_t)m && c < k) ? A[r * k + c] : 0.0;
-        }
-#pragma unroll
-        for (int p = 0; p < TC_LOADS_B; p++) {
-            const int e = tid + TC_THREADS * p;
-            const int r = l0 + e / TC_BN;
-            const size_t c = col0 + e % TC_BN;
-            next_b[p] = (r < k && c < (size_t)n) ? B[(size_t)r * n + c] : 0.0;
-        }
-    };
+    tile_stager<TC_BM, TC_BN, TC_BK, TC_THREADS> next;
 
     double acc[4][4][2];
 #pragma unroll
@@ -413,21 +411,12 @@ __global__ void __launch_bounds__(TC_THREADS, 1)
         for (int j = 0; j < 4; j++)
             acc[i][j][0] = acc[i][j][1] = 0.0;
 
-    fetch(0);
+    next.fetch(m, n, k, A, B, row0, col0, 0);
     for (int l0 = 0; l0 < k; l0 += TC_BK) {
-#pragma unroll
-        for (int p = 0; p < TC_LOADS_A; p++) {
-            const int e = tid + TC_THREADS * p;
-            As[e / TC_BK][e % TC_BK] = next_a[p];
-        }
-#pragma unroll
-        for (int p = 0; p < TC_LOADS_B; p++) {
-            const int e = tid + TC_THREADS * p;
-            Bs[e / TC_BN][e % TC_BN] = next_b[p];
-        }
+        next.store<false>(&As[0][0], TC_BK + 4, &Bs[0][0], TC_BN + 8);
         __syncthreads();
         if (l0 + TC_BK < k)
-            fetch(l0 + TC_BK);
+            next.fetch(m, n, k, A, B, row0, col0, l0 + TC_BK);
 #pragma unroll
         for (int kk = 0; kk < TC_BK; kk += 4) {
             double a[4], b[4];
