@@ -21,7 +21,7 @@
 # $OUT/bench.png (gnuplot), and prints the goals of README.md as measured
 # ratios. Knobs (environment): BENCH_OUT, BENCH_SIZES, BENCH_GPU1_SIZES,
 # BENCH_GPU4_COUNTS, BENCH_ALT_BUILDS, BENCH_ALT_N, BENCH_REPEATS,
-# BENCH_GOAL_N, MFLOPS_MIN_T.
+# BENCH_GOAL_N, BENCH_RAW, MFLOPS_MIN_T.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -60,7 +60,8 @@ clock=$(nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | hea
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 echo "GPU: $gpu (max SM clock $clock MHz); CPU: $cpu, $(nproc) threads for lib; median of $REPEATS; $(date -u '+%Y-%m-%d %H:%M UTC')"
 
-raw=$(mktemp)
+raw=${BENCH_RAW:-$(mktemp)}  # BENCH_RAW=file keeps the raw runs
+: >"$raw"
 # one BUILD TYPE N: one driver run ->
 #   "mflops errors h2d_ms kernel_ms d2h_ms sms pinned_h2d_GBps pinned_d2h_GBps"
 one() {
@@ -120,7 +121,7 @@ summarise | grep '^opt,' >>"$csv"
 sweep=$OUT/alternatives.csv
 echo "$header" >"$sweep"
 summarise | grep -v '^opt,' >>"$sweep"
-rm -f "$raw"
+[ -n "${BENCH_RAW:-}" ] || rm -f "$raw"
 
 # The goals, as ratios measured in this run. Peaks: SMs x per-SM rate of
 # sm_90 (64 FP64 FMA per clock on the CUDA cores, twice that on the tensor
