@@ -23,7 +23,7 @@
 __attribute__((optimize("no-tree-loop-distribute-patterns"))) static void copy(size_t n, const double *restrict a,
                                                                                  double *restrict b)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(static)
     for (size_t i = 0; i < n; i++)
         b[i] = a[i];
 }

@@ -3,30 +3,41 @@
 #include <math.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "poisson.h"
 #include "poisson_omp.h"
 
+/* Rows of j per block: three planes' worth of a block (the -z, own and +z
+ * neighbours) must stay in the L2 cache while the block moves up through
+ * the planes, so that u_old comes from memory once per sweep. */
+#define JACOBI_ROWS_PER_BLOCK 64
+
 /* Jacobi on planes i0 .. i1-1: src -> dst; returns the sum of the squared
- * updates. The k loop is a simd loop so that the norm's sum may be split
- * into vector lanes (the updates themselves do not depend on that order, so
- * u stays bit for bit the kit's). */
+ * updates. Blocks of rows go up through the planes (see above). The k loop
+ * is a simd loop so that the norm's sum may be split into vector lanes (the
+ * updates themselves do not depend on that order, so u stays bit for bit
+ * the kit's). */
 static double jacobi_planes(int N, int i0, int i1, const double *restrict f, const double *restrict src,
                             double *restrict dst)
 {
     size_t sj = poisson_side(N), si = sj * sj;
     double h = poisson_h(N), h2 = h * h, norm2 = 0.0;
-    for (int i = i0; i < i1; i++)
-        for (int j = 1; j <= N; j++) {
-            size_t row = poisson_index(N, i, j, 0);
+    for (int j0 = 1; j0 <= N; j0 += JACOBI_ROWS_PER_BLOCK) {
+        int j1 = j0 + JACOBI_ROWS_PER_BLOCK - 1 < N ? j0 + JACOBI_ROWS_PER_BLOCK - 1 : N;
+        for (int i = i0; i < i1; i++)
+            for (int j = j0; j <= j1; j++) {
+                size_t row = poisson_index(N, i, j, 0);
 #pragma omp simd reduction(+ : norm2)
-            for (int k = 1; k <= N; k++) {
-                size_t c = row + (size_t)k;
-                double v = poisson_jacobi_point(src, c, sj, si, h2 * f[c]);
-                double d = v - src[c];
-                norm2 += d * d;
-                dst[c] = v;
+                for (int k = 1; k <= N; k++) {
+                    size_t c = row + (size_t)k;
+                    double v = poisson_jacobi_point(src, c, sj, si, h2 * f[c]);
+                    double d = v - src[c];
+                    norm2 += d * d;
+                    dst[c] = v;
+                }
             }
-        }
+    }
     return norm2;
 }
 
@@ -43,6 +54,16 @@ static double gauss_seidel_row(int N, int i, int j, const double *f, double *u)
         u[c] = v;
     }
     return norm2;
+}
+
+/* The planes of the calling thread: a static split of 1..N into as many
+ * contiguous chunks as there are threads, the same in every sweep and in
+ * poisson_init_omp, so each thread sweeps the pages it touched first. */
+static double jacobi_my_planes(int N, const double *f, const double *src, double *dst)
+{
+    int t = omp_get_thread_num(), T = omp_get_num_threads();
+    int i0 = 1 + (int)((long)N * t / T), i1 = 1 + (int)((long)N * (t + 1) / T);
+    return jacobi_planes(N, i0, i1, f, src, dst);
 }
 
 static int bad_arguments(int N, int max_iter)
@@ -96,9 +117,8 @@ int jacobi_omp_v1(int N, double tol, int max_iter, const double *f, double *u, d
     while (it < max_iter) {
         double norm2 = 0.0;
         /* The threads are forked and joined again in every sweep. */
-#pragma omp parallel for schedule(static) reduction(+ : norm2)
-        for (int i = 1; i <= N; i++)
-            norm2 += jacobi_planes(N, i, i + 1, f, src, dst);
+#pragma omp parallel reduction(+ : norm2)
+        norm2 += jacobi_my_planes(N, f, src, dst);
         double *t = src;
         src = dst;
         dst = t;
@@ -124,11 +144,13 @@ int jacobi_omp_v2(int N, double tol, int max_iter, const double *f, double *u, d
 #pragma omp parallel
     {
         while (!done) {
-            /* The reduction into the shared norm2 is complete at the
-             * loop's closing barrier ... */
-#pragma omp for schedule(static) reduction(+ : norm2)
-            for (int i = 1; i <= N; i++)
-                norm2 += jacobi_planes(N, i, i + 1, f, src, dst);
+            /* One chunk of planes per thread (a static for over the
+             * threads); the reduction into the shared norm2 is complete at
+             * the loop's closing barrier ... */
+            int T = omp_get_num_threads();
+#pragma omp for schedule(static, 1) reduction(+ : norm2)
+            for (int t = 0; t < T; t++)
+                norm2 += jacobi_my_planes(N, f, src, dst);
             /* ... so one thread may decide, and reset norm2 for the next
              * sweep; the barrier after single publishes done, src and dst
              * to all before anyone reads them again. */
@@ -157,10 +179,14 @@ void poisson_init_omp(int N, double T0, double *f, double *u, double *u_old)
     if (N < 1)
         return;
     int last = N + 1;
-    /* The same static distribution of planes as the sweeps, so that each
-     * thread first touches the pages it will work on. */
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i <= last; i++)
+    /* The planes of each thread as in jacobi_my_planes (the boundary
+     * planes 0 and N+1 go to the first and last thread), so that each
+     * thread first touches the pages it will sweep. */
+#pragma omp parallel
+    {
+        int t = omp_get_thread_num(), T = omp_get_num_threads();
+        int i0 = t == 0 ? 0 : 1 + (int)((long)N * t / T), i1 = t == T - 1 ? last + 1 : 1 + (int)((long)N * (t + 1) / T);
+        for (int i = i0; i < i1; i++)
         for (int j = 0; j <= last; j++)
             for (int k = 0; k <= last; k++) {
                 size_t c = poisson_index(N, i, j, k);
@@ -170,6 +196,7 @@ void poisson_init_omp(int N, double T0, double *f, double *u, double *u_old)
                 u_old[c] = v;
                 f[c] = interior && poisson_in_radiator(N, i, j, k) ? POISSON_RADIATOR : 0.0;
             }
+    }
 }
 
 int gauss_seidel_omp(int N, double tol, int max_iter, const double *f, double *u)
