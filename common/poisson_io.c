@@ -62,12 +62,14 @@ int poisson_write_vtk(const char *path, int N, const double *u)
                          "SCALARS temperature double 1\n"
                          "LOOKUP_TABLE default\n",
                          N, side, side, side, h, h, h, n) < 0;
-    /* One row at a time: a whole swapped copy could be gigabytes. */
-    unsigned char row[8 * 4096];
-    for (size_t r = 0; r < n / side && !failed; r++) {
-        for (size_t k = 0; k < side; k++)
-            to_big_endian(u[r * side + k], row + 8 * k);
-        failed = fwrite(row, 8, side, fp) != side;
+    /* A block at a time: a whole swapped copy could be gigabytes. */
+    enum { BLOCK = 4096 };
+    unsigned char buf[8 * BLOCK];
+    for (size_t b = 0; b < n && !failed; b += BLOCK) {
+        size_t len = n - b < BLOCK ? n - b : BLOCK;
+        for (size_t c = 0; c < len; c++)
+            to_big_endian(u[b + c], buf + 8 * c);
+        failed = fwrite(buf, 8, len, fp) != len;
     }
     failed |= fputc('\n', fp) == EOF;
     return close_checked(fp, path, failed);
@@ -99,6 +101,10 @@ int io_write_heatmap_png(const io_heatmap *s, const double *v)
 {
     /* gnuplot reads the cells inline ("x y value" lines, a blank line after
      * each row), so no temporary file is left behind. */
+    if (strpbrk(s->path, "'\"\n")) {
+        fprintf(stderr, "error: cannot plot to %s: quotes and newlines are not allowed in the file name\n", s->path);
+        return 1;
+    }
     FILE *gp = popen("gnuplot", "w");
     if (!gp) {
         fprintf(stderr, "error: cannot start gnuplot for %s: %s\n", s->path, strerror(errno));
