@@ -12,15 +12,15 @@ static const int odd_sizes[] = {1, 2, 15, 23, 31, 95};
 START_TEST(hidden_offload_odd_sizes)
 {
     for (int s = 0; s < 6; s++)
-        l4_check_sweeps("jacobi_offload", jacobi_offload, odd_sizes[s], 3.0, l4_sweeps, 4);
+        l4_check_sweeps("jacobi_offload", jacobi_offload, odd_sizes[s], 3.0, l4_sweeps, 4, L4_OFFLOAD);
 }
 END_TEST
 
 START_TEST(hidden_gpu_odd_sizes)
 {
     for (int s = 0; s < 6; s++) {
-        l4_check_sweeps("jacobi_gpu2", jacobi_gpu2, odd_sizes[s], 3.0, l4_sweeps, 5);
-        l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, odd_sizes[s], 3.0, l4_sweeps, 5);
+        l4_check_sweeps("jacobi_gpu2", jacobi_gpu2, odd_sizes[s], 3.0, l4_sweeps, 5, L4_EXACT);
+        l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, odd_sizes[s], 3.0, l4_sweeps, 5, L4_EXACT);
     }
 }
 END_TEST

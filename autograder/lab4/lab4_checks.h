@@ -11,15 +11,25 @@ typedef int (*l4_solver)(int N, double tol, int max_iter, const double *f, doubl
 extern const int l4_sweeps[5];
 extern const int l4_sizes[5];
 
+/* How close a stage's grid must be to the CPU reference's: L4_EXACT (bit
+ * for bit) for every CUDA stage, built with -fmad=false; L4_OFFLOAD for the
+ * offload stage, because GCC 12's nvptx code leaves a*b+c to the PTX
+ * compiler, which fuses it into an FMA whatever -ffp-contract says (seen on
+ * an H100: 5.6e-17 at radiator points after 2 sweeps). Values are <= ~22,
+ * so 1e-12 is still ~5e4 ulps: a wrong point is always far off that. */
+#define L4_EXACT (-1.0)
+#define L4_OFFLOAD 1e-12
+
 /* For each count in sweeps (ascending), runs name's solver for exactly that
  * many sweeps (tol = 0) from the initial state with interior value T0, and
- * demands the CPU reference's grid bit for bit, the count returned, and f
- * unchanged. */
-void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const int *sweeps, int nsweeps);
+ * demands the CPU reference's grid (within close, or exactly), the count
+ * returned, and f unchanged. */
+void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const int *sweeps, int nsweeps,
+                     double close);
 
 /* Runs to tolerance tol: the count must be within 1 of the CPU reference's,
  * and the grid must be the reference's after that many sweeps. */
-void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol);
+void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol, double close);
 
 /* Runs build/labN/lab4_mpi_check ARGS on np ranks under mpirun with a time
  * limit; fails the test with the program's FAIL lines if it fails. */

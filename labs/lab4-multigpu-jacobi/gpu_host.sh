@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Lab 4 on a GPU host: the tests, the lab's self-test and the benchmark in
+# one go, with every log in OUTDIR (default build/gpu-host-lab4).
+#
+#   labs/lab4-multigpu-jacobi/gpu_host.sh [tests] [selftest] [bench]
+#
+# The GPU hosts have no Check and a GCC without nvptx offloading, so:
+# .gpudeps/ (see ../../.gpudeps/gpu-host-deps.sh) stages Check and GCC 12's
+# libgomp with its NVIDIA plugin, and LAB4_PREBUILT (default build/ci4) is
+# the reference built beforehand on a machine with gcc-12-offload-nvptx
+# (`make -f common/mk/lab.mk LAB=4 IMPL=reference BUILD=build/ci4 all`), so
+# that its offload stage really runs on the GPU. The native build (the
+# host's GCC) runs the offload stage on the CPU.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUTDIR=${OUTDIR:-build/gpu-host-lab4}
+PRE=${LAB4_PREBUILT:-build/ci4}
+mkdir -p "$OUTDIR"
+[ -d .gpudeps ] && eval "$(sh .gpudeps/gpu-host-deps.sh unpack .gpudeps)"
+export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
+phases=${*:-tests selftest bench}
+# GCC 12's libgomp (with the nvptx plugin) for the prebuilt programs only
+gomp() { LD_LIBRARY_PATH=${GOMP_OFFLOAD_LIB:-}:${LD_LIBRARY_PATH:-} "$@"; }
+
+{
+    date -u '+%Y-%m-%d %H:%M:%S UTC'
+    nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
+    nvidia-smi topo -m
+    gcc --version | head -1
+    command -v gcc-12 mpicc nvcc
+    mpirun --version 2>&1 | head -1
+} 2>&1 | tee "$OUTDIR/host.txt"
+
+if [[ " $phases " == *" tests "* ]]; then
+    if [ -x "$PRE/test_lab4" ]; then
+        echo "== prebuilt reference ($PRE): does the offload stage reach the GPU?"
+        gomp env GOMP_DEBUG=1 "$PRE/poisson" offload 32 1 0 0 2>&1 | grep -i -m3 'nvptx\|cuda' || true
+        gomp "$PRE/lab4_bench" offload 256 20 3
+        OMP_TARGET_OFFLOAD=disabled "$PRE/lab4_bench" offload 256 20 3 | sed 's/^solve offload/solve offload-on-host/'
+        echo "== prebuilt reference: the whole suite"
+        gomp timeout 300 "$PRE/test_lab4" 2>&1 | tee "$OUTDIR/check-prebuilt.log"
+    fi
+    echo "== native build: make lab4 IMPL=reference && make check"
+    make lab4 IMPL=reference >"$OUTDIR/build-native.log" 2>&1 || tail -20 "$OUTDIR/build-native.log"
+    timeout 300 make check LAB=4 2>&1 | tee "$OUTDIR/check-native.log"
+fi
+if [[ " $phases " == *" selftest "* ]]; then
+    echo "== lab 4 self-test (reference, skeleton, mutants)"
+    timeout 360 autograder/lab4/gpu_selftest.sh "${SELFTEST_JOBS:-4}" 2>&1 | tee "$OUTDIR/selftest.log"
+fi
+if [[ " $phases " == *" bench "* ]]; then
+    echo "== benchmark"
+    if [ -x "$PRE/lab4_bench" ]; then
+        gomp env BENCH_BUILD="$PRE" timeout 400 labs/lab4-multigpu-jacobi/bench.sh 2>&1 | tee "$OUTDIR/bench.log"
+    else
+        timeout 400 labs/lab4-multigpu-jacobi/bench.sh 2>&1 | tee "$OUTDIR/bench.log"
+    fi
+    cp build/bench/lab4/*.csv build/bench/lab4/*.png build/bench/lab4/*.txt "$OUTDIR/" 2>/dev/null
+fi
+true
