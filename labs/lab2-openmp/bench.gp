@@ -1,5 +1,5 @@
 # Plots of build/bench/lab2/bench.csv and mandel.csv (called by bench.sh
-# with csv, mandel, out, cpu, big, tmax, threads).
+# with csv, mandel, out, cpu, big and tmax).
 set datafile separator ","
 set terminal png size 1000,600 font ",11"
 set key outside right top
