@@ -60,20 +60,26 @@ for e in rows:
         print(f"FAILED  {e['student']}: no row in the gradebook")
         continue
     lost = set(tests) if e["lost"] == "all" else set(filter(None, e["lost"].split(";")))
-    unknown = lost - set(tests)
-    want = 0.0 if e["status"] != "graded" else full - sum(points[t] for t in lost & set(tests))
+    maybe = set(filter(None, e["maybe"].split(";")))
+    unknown = (lost | maybe) - set(tests)
+    # "rejected|graded": either outcome is right (a race the sandbox may win
+    # before the attack starts); graded, the honest score must stand.
+    allowed = e["status"].split("|")
+    graded = g["status"] == "graded"
+    want = full - sum(points[t] for t in lost & set(tests)) if graded else 0.0
+    maybe_points = sum(points[t] for t in maybe & set(tests) if g.get(t) in ("", "0")) if graded else 0.0
     scored = {t for t in tests if g[t] not in ("", "0")}
     problems = []
     if unknown:
         problems.append(f"expected.csv names tests the suite lacks: {sorted(unknown)}")
-    if g["status"] != e["status"]:
+    if g["status"] not in allowed:
         problems.append(f"status '{g['status']}', expected '{e['status']}'")
-    if float(g["total"]) != want:
-        problems.append(f"total {g['total']}, expected {want:g}")
+    if float(g["total"]) != want - maybe_points:
+        problems.append(f"total {g['total']}, expected {want:g}" + (f" less what it lost of {sorted(maybe)}" if maybe else ""))
     if scored & lost:
         problems.append(f"scored in tests it should lose: {sorted(scored & lost)}")
-    if e["status"] == "graded" and (set(tests) - lost) - scored:
-        problems.append(f"lost tests it should pass: {sorted((set(tests) - lost) - scored)}")
+    if graded and "graded" in allowed and (set(tests) - lost - maybe) - scored:
+        problems.append(f"lost tests it should pass: {sorted((set(tests) - lost - maybe) - scored)}")
     what = f"{e['student']}: {g['status']}, {g['total']}/{g['max']} ({e['why']})"
     print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
 extra = set(book) - {e["student"] for e in rows}
