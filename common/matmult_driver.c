@@ -73,10 +73,11 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
         usage(argv[0], variants, count);
         return 2;
     }
-    int compare, max_it, results;
+    int compare, max_it, results, warmup;
     double min_t;
     if (cli_env_int("MATMULT_COMPARE", 1, 0, 1, &compare) || cli_env_int("MFLOPS_MAX_IT", 1 << 30, 1, 1 << 30, &max_it) ||
-        cli_env_double("MFLOPS_MIN_T", 3.0, 0.0, 1e6, &min_t) || cli_env_int("MATMULT_RESULTS", 0, 0, 1, &results))
+        cli_env_double("MFLOPS_MIN_T", 3.0, 0.0, 1e6, &min_t) || cli_env_int("MATMULT_RESULTS", 0, 0, 1, &results) ||
+        cli_env_int("MATMULT_WARMUP", 0, 0, 1000, &warmup))
         return 2;
 
     size_t sa = (size_t)m * k, sb = (size_t)k * n, sc = (size_t)m * n;
@@ -84,6 +85,12 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
     kit_fill_real(A, sa, -1.0, 1.0, 1);
     kit_fill_real(B, sb, -1.0, 1.0, 2);
 
+    for (int w = 0; w < warmup; w++) {
+        if (v->blk_fn)
+            v->blk_fn(m, n, k, A, B, C, bs);
+        else
+            v->fn(m, n, k, A, B, C);
+    }
     /* Repeat until both the time and one call are done: a single call of a
      * small product is too short to time. */
     int it = 0;

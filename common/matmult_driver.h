@@ -13,6 +13,9 @@
  *   MFLOPS_MIN_T=[3.0]     repeat the call for at least this many seconds
  *   MFLOPS_MAX_IT=[inf]    ... but at most this many times
  *   MATMULT_RESULTS=[0]|1  print A, B and C in Matlab format
+ *   MATMULT_WARMUP=[0]     untimed calls on the same arrays before timing (a
+ *                          GPU variant's first call at a size pays for
+ *                          device memory and host page faults)
  * An unknown TYPE or a bad size prints the usage and exits with status 2. */
 #ifndef KIT_MATMULT_DRIVER_H
 #define KIT_MATMULT_DRIVER_H

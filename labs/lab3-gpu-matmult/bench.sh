@@ -14,7 +14,8 @@
 # At one size (BENCH_ALT_N) it also measures other builds of the same
 # source: gpu4 with each count of elements per thread (-DGPU4_ELEMENTS=...)
 # and those in BENCH_ALT_BUILDS (name:variant:flags; for the reference,
-# gpu5 with 32 x 32 tiles and gpu6 on the CUDA cores instead of the tensor
+# gpu5 with the Guide's square 16 x 16 tiles and with TILE_K = 32, and gpu6
+# on the CUDA cores instead of the tensor
 # cores).
 #
 # Writes $OUT/bench.csv, $OUT/alternatives.csv, $OUT/goals.txt and
@@ -29,7 +30,7 @@ OUT=${BENCH_OUT:-build/bench/lab3}
 SIZES=${BENCH_SIZES:-"256 512 1024 2048 4096 8192"}
 GPU1_SIZES=${BENCH_GPU1_SIZES:-"32 64 128 256"}
 GPU4_COUNTS=${BENCH_GPU4_COUNTS:-"2 4 8 16"}
-ALT_BUILDS=${BENCH_ALT_BUILDS:-"gpu5_tile32:gpu5:-DGPU5_TILE=32 gpu6_cuda_cores:gpu6:-DGPU6_CUDA_CORES"}
+ALT_BUILDS=${BENCH_ALT_BUILDS:-"gpu5_tile_k16:gpu5:-DGPU5_TILE_K=16 gpu5_tile_k32:gpu5:-DGPU5_TILE_K=32 gpu6_cuda_cores:gpu6:-DGPU6_CUDA_CORES"}
 ALT_N=${BENCH_ALT_N:-4096}
 GOAL_N=${BENCH_GOAL_N:-4096}
 REPEATS=${BENCH_REPEATS:-3}

@@ -170,9 +170,11 @@ extern "C" void matmult_gpu3_dev(int m, int n, int k, const double *dA, const do
 
 /* gpu4: GPU4_ELEMENTS consecutive rows of one column per thread. A
  * compile-time count lets the compiler keep s[] in registers; the seed's
- * run-time stride could not. make bench LAB=3 sweeps it (-DGPU4_ELEMENTS=). */
+ * run-time stride could not. make bench LAB=3 sweeps it (-DGPU4_ELEMENTS=):
+ * on an H100, 4 beat 2 (gpu3), 8 and 16, whose extra registers cost more
+ * occupancy than the saved loads of B gain. */
 #ifndef GPU4_ELEMENTS
-#define GPU4_ELEMENTS 8
+#define GPU4_ELEMENTS 4
 #endif
 #define GPU4_BLOCK 16
 
@@ -205,14 +207,22 @@ extern "C" void matmult_gpu4_dev(int m, int n, int k, const double *dA, const do
 
 /* ---- gpu5: shared-memory tiles (CUDA C Programming Guide, 3.2.4) -------- */
 
-/* Each block stages a TILE x TILE tile of A and one of B in shared memory,
- * so each element read from global memory serves TILE multiply-adds. Tiles
- * that stick out of A or B are padded with zeros, which add nothing: that
- * is all it takes to make the Guide's kernel work for any m, n, k. */
-#ifndef GPU5_TILE
-#define GPU5_TILE 16
+/* Each block of TILE x TILE threads computes a TILE x TILE tile of C. It
+ * stages a TILE x TILE_K tile of A and a TILE_K x TILE tile of B in shared
+ * memory, so each element read from global memory serves TILE
+ * multiply-adds. Tiles that stick out of A or B are padded with zeros,
+ * which add nothing: that is all it takes to make the Guide's kernel work
+ * for any m, n, k. The Guide's tiles are square (TILE_K = TILE = 16); a
+ * deeper TILE_K gives each thread more multiply-adds between two barriers
+ * and more loads in flight before the first, which hides the latency of
+ * global memory better (make bench LAB=3 measures TILE_K = 16 and 32 too).
+ * Rows of As are padded by 2 doubles so that the two rows a warp reads sit
+ * on different banks. */
+#define TILE 16
+#ifndef GPU5_TILE_K
+#define GPU5_TILE_K 64
 #endif
-#define TILE GPU5_TILE
+#define TILE_K GPU5_TILE_K
 
 extern "C" mm_launch matmult_gpu5_launch(int m, int n)
 {
@@ -229,17 +239,21 @@ extern "C" MM_HOST_DEVICE mm_elements matmult_gpu5_elements(mm_dim3 b, mm_dim3 t
 __global__ void gpu5_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B,
                             double *__restrict__ C)
 {
-    __shared__ double As[TILE][TILE];
-    __shared__ double Bs[TILE][TILE];
+    __shared__ __align__(16) double As[TILE][TILE_K + 2];
+    __shared__ double Bs[TILE_K][TILE];
     const mm_elements e = matmult_gpu5_elements(mm_dim(blockIdx), mm_dim(threadIdx), mm_dim(blockDim));
     const int tx = threadIdx.x, ty = threadIdx.y;
     double s = 0.0;
-    for (int l0 = 0; l0 < k; l0 += TILE) {
-        As[ty][tx] = (e.row < m && l0 + tx < k) ? A[(size_t)e.row * k + l0 + tx] : 0.0;
-        Bs[ty][tx] = (l0 + ty < k && e.col < n) ? B[(size_t)(l0 + ty) * n + e.col] : 0.0;
+    for (int l0 = 0; l0 < k; l0 += TILE_K) {
+#pragma unroll
+        for (int q = tx; q < TILE_K; q += TILE)
+            As[ty][q] = (e.row < m && l0 + q < k) ? A[(size_t)e.row * k + l0 + q] : 0.0;
+#pragma unroll
+        for (int q = ty; q < TILE_K; q += TILE)
+            Bs[q][tx] = (l0 + q < k && e.col < n) ? B[(size_t)(l0 + q) * n + e.col] : 0.0;
         __syncthreads(); /* the whole tile is loaded */
 #pragma unroll
-        for (int q = 0; q < TILE; q++)
+        for (int q = 0; q < TILE_K; q++)
             s += As[ty][q] * Bs[q][tx];
         __syncthreads(); /* nobody still reads it when the next one is loaded */
     }
