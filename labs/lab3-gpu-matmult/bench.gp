@@ -3,7 +3,7 @@
 set datafile separator ","
 set terminal png size 1500,600 font ",11"
 set output out."/bench.png"
-set key left top
+set key right bottom
 set logscale xy 2
 set grid
 set termoption noenhanced

@@ -15,8 +15,7 @@
 # source: gpu4 with each count of elements per thread (-DGPU4_ELEMENTS=...)
 # and those in BENCH_ALT_BUILDS (name:variant:flags; for the reference,
 # gpu5 with the Guide's square 16 x 16 tiles and with TILE_K = 32, and gpu6
-# on the CUDA cores instead of the tensor
-# cores).
+# on the CUDA cores instead of the tensor cores).
 #
 # Writes $OUT/bench.csv, $OUT/alternatives.csv, $OUT/goals.txt and
 # $OUT/bench.png (gnuplot), and prints the goals of README.md as measured
