@@ -125,7 +125,7 @@ START_TEST(nccl_one_rank)
 {
     l4_run_mpi(1, "nccl 8 0 1 2 10 100", 120);
     l4_run_mpi(1, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(1, "nccl-tol 30 1e-3", 120);
+    l4_run_mpi(1, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 
@@ -135,7 +135,7 @@ START_TEST(nccl_two_ranks)
     l4_run_mpi(2, "nccl 47 0 1 2 10 100", 120);
     l4_run_mpi(2, "nccl 3 1 2 10", 120);
     l4_run_mpi(2, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(2, "nccl-tol 30 1e-3", 120);
+    l4_run_mpi(2, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 
@@ -145,7 +145,7 @@ START_TEST(nccl_three_and_four_ranks)
     l4_run_mpi(4, "nccl 4 1 2 10", 120);
     l4_run_mpi(4, "nccl 30 0 1 2 10 100", 120);
     l4_run_mpi(4, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(4, "nccl-tol 30 1e-3", 120);
+    l4_run_mpi(4, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 

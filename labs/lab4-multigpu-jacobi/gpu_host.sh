@@ -46,7 +46,7 @@ if [[ " $phases " == *" tests "* ]]; then
 fi
 if [[ " $phases " == *" selftest "* ]]; then
     echo "== lab 4 self-test (reference, skeleton, mutants)"
-    timeout 360 autograder/lab4/gpu_selftest.sh "${SELFTEST_JOBS:-4}" 2>&1 | tee "$OUTDIR/selftest.log"
+    timeout 360 autograder/lab4/gpu_selftest.sh "${SELFTEST_JOBS:-6}" 2>&1 | tee "$OUTDIR/selftest.log"
 fi
 if [[ " $phases " == *" bench "* ]]; then
     echo "== benchmark"
