@@ -3,20 +3,22 @@ set terminal png size 900,600
 set datafile separator ","
 set key bottom right
 set grid
+rows(kind, method) = sprintf("< awk -F, '$1 == \"%s\" && $2 == \"%s\"' %s", kind, method, csv)
 
 set output out."/bench_single.png"
 set title "Lab 4: Jacobi on one GPU (".gpu."), GB/s counting 16 bytes per point and sweep"
 set xlabel "N (interior points per direction)"
 set ylabel "GB/s"
-set yrange [0:*]
-plot csv using (strcol(1) eq "copy" ? $4 : 1/0):13 with linespoints lw 2 title "device-to-device copy (the limit)", \
-     csv using (strcol(1) eq "copy" ? $4 : 1/0):($13 * 0.9) with lines dt 2 title "90% of copy (the goal)", \
-     csv using (strcol(1) eq "single" && strcol(2) eq "gpu3" ? $4 : 1/0):11 with linespoints title "gpu3", \
-     csv using (strcol(1) eq "single" && strcol(2) eq "gpu2" ? $4 : 1/0):11 with linespoints title "gpu2", \
-     csv using (strcol(1) eq "single" && strcol(2) eq "offload" ? $4 : 1/0):11 with linespoints title "offload"
+set logscale y
+plot rows("copy", "cudaMemcpy") using 4:13 with linespoints lw 2 title "device-to-device copy (the limit)", \
+     rows("copy", "cudaMemcpy") using 4:($13 * 0.9) with lines dt 2 title "90% of copy (the goal)", \
+     rows("single", "gpu3") using 4:11 with linespoints lw 2 title "gpu3", \
+     rows("single", "gpu2") using 4:11 with linespoints title "gpu2", \
+     rows("single", "offload") using 4:11 with linespoints title "offload (GCC 12 nvptx)"
+unset logscale y
 
-if (system("test -s ".out."/scaling.csv && test $(wc -l < ".out."/scaling.csv) -gt 1 && echo y") eq "y\n" || \
-    system("test $(wc -l < ".out."/scaling.csv 2>/dev/null || echo 0) -gt 1 && echo y") eq "y") {
+sc = out."/scaling.csv"
+if (system("test $(cat ".sc." 2>/dev/null | wc -l) -gt 1 && echo y") eq "y") {
     set output out."/bench_scaling.png"
     set title "Lab 4: scaling over GPUs (".gpu.")"
     set xlabel "GPUs (P)"
@@ -24,10 +26,11 @@ if (system("test -s ".out."/scaling.csv && test $(wc -l < ".out."/scaling.csv) -
     set xrange [0.5:4.5]
     set yrange [0:1.1]
     set xtics 1
-    sc = out."/scaling.csv"
-    plot sc using (strcol(1) eq "strong" && strcol(2) eq "nccl" ? $3 : 1/0):5 with linespoints lw 2 title "NCCL, strong (N fixed)", \
-         sc using (strcol(1) eq "weak" && strcol(2) eq "nccl" ? $3 : 1/0):5 with linespoints lw 2 title "NCCL, weak (N^3/P fixed)", \
-         sc using (strcol(2) eq "peer" && strcol(1) eq "strong" ? $3 : 1/0):5 with points pt 7 ps 2 title "peer, strong", \
-         sc using (strcol(2) eq "peer" && strcol(1) eq "weak" ? $3 : 1/0):5 with points pt 5 ps 2 title "peer, weak", \
+    set key bottom left
+    srows(kind, method) = sprintf("< awk -F, '$1 == \"%s\" && $2 == \"%s\"' %s", kind, method, sc)
+    plot srows("strong", "nccl") using 3:5 with linespoints lw 2 title "NCCL, strong (N fixed)", \
+         srows("weak", "nccl") using 3:5 with linespoints lw 2 title "NCCL, weak (N^3/P fixed)", \
+         srows("strong", "peer") using 3:5 with points pt 7 ps 2 title "peer, strong", \
+         srows("weak", "peer") using 3:5 with points pt 5 ps 2 title "peer, weak", \
          0.9 with lines dt 2 title "90%", 0.95 with lines dt 3 title "95%"
 }

@@ -12,12 +12,15 @@
 # bench_scaling.png, and prints each goal as a measured ratio.
 #
 # Knobs: BENCH_SIZES, BENCH_STRONG_N, BENCH_WEAK_N (N for 1 GPU; P GPUs get
-# N * P^(1/3)), BENCH_REPEATS, BENCH_POINTS (points x sweeps per run).
+# N * P^(1/3)), BENCH_REPEATS, BENCH_SCALING_REPEATS (3: each NCCL run
+# gathers the cube to rank 0), BENCH_POINTS (points x sweeps per run),
+# BENCH_SINGLE=0 skips the one-GPU part.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 OUT=build/bench/lab4
 SIZES=${BENCH_SIZES:-"128 256 384 512 768 1024"}
+SCALING_REPEATS=${BENCH_SCALING_REPEATS:-3}
 STRONG_N=${BENCH_STRONG_N:-1024}
 WEAK_N=${BENCH_WEAK_N:-645}
 REPEATS=${BENCH_REPEATS:-5}
@@ -66,6 +69,7 @@ solve() {
 }
 
 echo "== one GPU: every stage against the copy bandwidth"
+[ "${BENCH_SINGLE:-1}" = 0 ] && SIZES=""
 for n in $SIZES; do
     cbw=$("$B" copy "$n" "$REPEATS" | awk '{print $5}')
     copy_bw[$n]=$cbw
@@ -75,7 +79,7 @@ for n in $SIZES; do
     # the offload stage is far slower: fewer sweeps
     solve single "$cbw" "$B" offload "$n" $(( s / 10 > 2 ? s / 10 : 2 )) 3
 done
-solve single "${copy_bw[128]:-}" "$B" gpu1 64 2 3
+[ -n "$SIZES" ] && solve single "${copy_bw[128]:-}" "$B" gpu1 64 2 3
 
 if [ "$gpus" -ge 2 ]; then
     echo "== peer bandwidth (cudaMemcpyPeer, 1 GiB, one way)"
@@ -85,15 +89,15 @@ if [ "$gpus" -ge 2 ]; then
     echo "== strong scaling at N = $STRONG_N ($s sweeps)"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
-        solve strong "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$REPEATS"
+        solve strong "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
     done
-    solve strong "$cbw" "$B" peer "$STRONG_N" "$s" "$REPEATS"
+    solve strong "$cbw" "$B" peer "$STRONG_N" "$s" "$SCALING_REPEATS"
     echo "== weak scaling: N^3 / P fixed at $WEAK_N^3"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
         n=$(awk -v n="$WEAK_N" -v p="$p" 'BEGIN { printf "%d", n * p^(1/3) + 0.5 }')
-        solve weak "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$REPEATS"
-        [ "$p" = 2 ] && solve weak "$cbw" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$REPEATS"
+        solve weak "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
+        if [ "$p" = 2 ]; then solve weak "$cbw" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"; fi
     done
 fi
 

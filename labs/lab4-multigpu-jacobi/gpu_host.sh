@@ -2,7 +2,14 @@
 # Lab 4 on a GPU host: the tests, the lab's self-test and the benchmark in
 # one go, with every log in OUTDIR (default build/gpu-host-lab4).
 #
-#   labs/lab4-multigpu-jacobi/gpu_host.sh [tests] [selftest] [bench]
+#   labs/lab4-multigpu-jacobi/gpu_host.sh [prebuilt] [native] [selftest] [multi] [bench]
+#
+#   prebuilt  the whole suite with the prebuilt reference (offload on the GPU)
+#   native    make lab4 IMPL=reference && make check with the host's compilers
+#   selftest  autograder/lab4/gpu_selftest.sh: reference, skeleton, mutants
+#   multi     (2+ GPUs) only the mutants that need 2 GPUs to be caught,
+#             against nccl_two_ranks; runs beside prebuilt
+#   bench     make bench LAB=4 with the prebuilt programs
 #
 # The GPU hosts have no Check and a GCC without nvptx offloading, so:
 # .gpudeps/ (see ../../.gpudeps/gpu-host-deps.sh) stages Check and GCC 12's
@@ -18,7 +25,7 @@ PRE=${LAB4_PREBUILT:-build/ci4}
 mkdir -p "$OUTDIR"
 [ -d .gpudeps ] && eval "$(sh .gpudeps/gpu-host-deps.sh unpack .gpudeps)"
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
-phases=${*:-tests selftest bench}
+phases=${*:-prebuilt native selftest bench}
 # GCC 12's libgomp (with the nvptx plugin) for the prebuilt programs only
 gomp() { LD_LIBRARY_PATH=${GOMP_OFFLOAD_LIB:-}:${LD_LIBRARY_PATH:-} "$@"; }
 
@@ -31,19 +38,43 @@ gomp() { LD_LIBRARY_PATH=${GOMP_OFFLOAD_LIB:-}:${LD_LIBRARY_PATH:-} "$@"; }
     mpirun --version 2>&1 | head -1
 } 2>&1 | tee "$OUTDIR/host.txt"
 
-if [[ " $phases " == *" tests "* ]]; then
-    if [ -x "$PRE/test_lab4" ]; then
-        echo "== prebuilt reference ($PRE): does the offload stage reach the GPU?"
-        gomp env GOMP_DEBUG=1 "$PRE/poisson" offload 32 1 0 0 2>&1 | grep -i -m3 'nvptx\|cuda' || true
-        gomp "$PRE/lab4_bench" offload 256 20 3
-        OMP_TARGET_OFFLOAD=disabled "$PRE/lab4_bench" offload 256 20 3 | sed 's/^solve offload/solve offload-on-host/'
-        echo "== prebuilt reference: the whole suite"
-        gomp timeout 300 "$PRE/test_lab4" 2>&1 | tee "$OUTDIR/check-prebuilt.log"
-    fi
+multi_mutants() {
+    local m
+    make --no-print-directory -f common/mk/lab.mk LAB=4 kit >/dev/null 2>&1
+    for m in nccl_halo_to_wrong_neighbour nccl_norm_on_one_rank; do
+        (
+            d=build/multi-$m
+            rm -rf "$d" && mkdir -p "$d/src" && cp -r reference/lab4-multigpu-jacobi/. "$d/src/"
+            patch -s -p1 -d "$d/src" <"autograder/mutants/lab4/$m.patch"
+            make --no-print-directory -f common/mk/lab.mk LAB=4 BUILD="$d" SUBMISSION="$d/src" all >"$d/build.log" 2>&1 ||
+                { echo "FAILED  mutant $m does not build"; exit 1; }
+            timeout 400 "$d/test_lab4" --only nccl_two_ranks >"$d/check.log" 2>&1
+            if grep -q '^  PASS' "$d/check.log"; then
+                echo "FAILED  mutant $m NOT caught by nccl_two_ranks"
+            else
+                echo "ok      mutant $m caught: $(grep -E '^  (FAIL|CRASH|TIMEOUT)' "$d/check.log" | cut -c1-300)"
+            fi
+        ) &
+    done
+    wait
+}
+if [[ " $phases " == *" multi "* ]]; then
+    multi_mutants 2>&1 | tee "$OUTDIR/multi.log" &
+fi
+if [[ " $phases " == *" prebuilt "* ]] && [ -x "$PRE/test_lab4" ]; then
+    echo "== prebuilt reference ($PRE): does the offload stage reach the GPU?"
+    gomp env GOMP_DEBUG=1 "$PRE/poisson" offload 32 1 0 0 2>&1 | grep -i -m3 'nvptx\|cuda' || true
+    gomp "$PRE/lab4_bench" offload 256 20 3
+    OMP_TARGET_OFFLOAD=disabled "$PRE/lab4_bench" offload 256 20 3 | sed 's/^solve offload/solve offload-on-host/'
+    echo "== prebuilt reference: the whole suite"
+    gomp timeout 400 "$PRE/test_lab4" 2>&1 | tee "$OUTDIR/check-prebuilt.log"
+fi
+if [[ " $phases " == *" native "* ]]; then
     echo "== native build: make lab4 IMPL=reference && make check"
     make lab4 IMPL=reference >"$OUTDIR/build-native.log" 2>&1 || tail -20 "$OUTDIR/build-native.log"
     timeout 300 make check LAB=4 2>&1 | tee "$OUTDIR/check-native.log"
 fi
+wait
 if [[ " $phases " == *" selftest "* ]]; then
     echo "== lab 4 self-test (reference, skeleton, mutants)"
     timeout 360 autograder/lab4/gpu_selftest.sh "${SELFTEST_JOBS:-6}" 2>&1 | tee "$OUTDIR/selftest.log"
