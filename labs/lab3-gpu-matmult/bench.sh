@@ -71,8 +71,7 @@ one() {
     echo "$out" | awk '
         /# matmult_/ { mf = $2; err = $3 }
         /^# split/ { for (i = 1; i <= NF; i++) { if ($i == "h2d") h = $(i+1); if ($i == "kernel") k = $(i+1);
-                                                  if ($i == "d2h") d = $(i+1); if ($i ~ /^sms=/) s = substr($i, 5)
-                                                  sub(/,$/, "", $i)
+                                                  if ($i == "d2h") d = $(i+1); sub(/,$/, "", $i); if ($i ~ /^sms=/) s = substr($i, 5)
                                                   if ($i ~ /^pinned_h2d=/) ph = substr($i, 12); if ($i ~ /^pinned_d2h=/) pd = substr($i, 12) } }
         END { print mf, err, (h == "" ? "-" : h), (k == "" ? "-" : k), (d == "" ? "-" : d), (s == "" ? "-" : s),
                     (ph == "" ? "-" : ph), (pd == "" ? "-" : pd) }'
@@ -109,7 +108,7 @@ summarise() {
                   med(PH), med(PD)
         }
         { kk = $1 " " $2 " " $3
-          if (kk != key) { flush(); key = kk; MF = H = K = D = PH = PD = ""; err = 0 }
+          if (kk != key) { flush(); key = kk; MF = H = K = D = PH = PD = sms = ""; err = 0 }
           MF = MF " " $4; H = H " " $6; K = K " " $7; D = D " " $8; PH = PH " " $10; PD = PD " " $11
           if ($5 > err) err = $5; if ($9 != "-") sms = $9 }
         END { flush() }'
