@@ -25,6 +25,11 @@ for patch in autograder/mutants/lab4/*.patch; do
         skip "lab4 mutant $m: only a GPU host can catch it"
         continue
     fi
+    need=$(sed -n 's/^# requires: gpus \([0-9]*\)$/\1/p' "$patch")
+    if [ -n "$need" ] && [ "$GPUS" -lt "$need" ]; then
+        skip "lab4 mutant $m: only a host with $need GPUs can catch it"
+        continue
+    fi
     mkdir -p "$OUT/$m/src"
     cp -r reference/lab4-multigpu-jacobi/. "$OUT/$m/src/"
     patch -s -p1 -d "$OUT/$m/src" <"$patch" >"$OUT/$m/patch.log" 2>&1 || { fail "lab4 mutant $m: the patch does not apply"; continue; }
