@@ -23,7 +23,7 @@ fi
 
 # Nothing instructor-only, in the folder or in the archive.
 listing=$(tar -tzf "$COPY.tar.gz")
-bad=$(printf '%s\n' "$listing" | grep -E '/(reference|\.git|\.ci)/|/autograder/(mutants|sandbox|gradescope|selftest)/|/autograder/lab[0-9]+/hidden_|/INSTRUCTORS\.md$|/autograder/(grade|release)$|lab[0-9]+-submissions/|/answers' | head -5)
+bad=$(printf '%s\n' "$listing" | grep -E '/(reference|\.git|\.ci)/|/autograder/(mutants|sandbox|gradescope|selftest)/|/autograder/lab[0-9]+/(hidden_|[^/]*selftest)|/INSTRUCTORS\.md$|/autograder/(grade|release)$|lab[0-9]+-submissions/|/answers' | head -5)
 [ -z "$bad" ] && pass "neither the copy nor its archive holds reference/, mutants, hidden tests, instructor tools or .git" ||
     fail "instructor-only files in the copy: $bad"
 [ "$(printf '%s\n' "$listing" | grep -vc '/$')" = "$(find "$COPY" -type f | wc -l)" ] &&
