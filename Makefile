@@ -53,6 +53,7 @@ bench:
 
 demo:
 	$(require_lab)
+	@grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
 	@$(LAB_MAKE) LAB=$(LAB) demo
 
 grade:
