@@ -5,18 +5,25 @@
     mutant("reference/lab1-matmult", "autograder/mutants/lab1/NAME.patch",
            "what is wrong, in a sentence", [("matmult.c", "old text", "new text")])
 
-Each old text must occur exactly once. The description becomes the patch's
+Each old text must occur exactly once in the file as the edits before it
+left it (several edits of one file apply in order). The description becomes the patch's
 '#' header; a line '# requires: gpu' there marks a mutant that only a GPU
 host can catch (the self-test reports it as skipped elsewhere)."""
-import os, subprocess, sys, tempfile, shutil
+import os, subprocess, tempfile, shutil
+
+
 def mutant(lab_ref, out, description, edits):
     d = tempfile.mkdtemp()
-    os.makedirs(f"{d}/a"); os.makedirs(f"{d}/b")
+    os.makedirs(f"{d}/a")
+    os.makedirs(f"{d}/b")
+    mutated = {}
     for fname, old, new in edits:
-        src = open(f"{lab_ref}/{fname}").read()
+        src = mutated.get(fname) or open(f"{lab_ref}/{fname}").read()
         assert src.count(old) == 1, (out, fname, old)
-        open(f"{d}/a/{fname}", "w").write(src)
-        open(f"{d}/b/{fname}", "w").write(src.replace(old, new))
+        mutated[fname] = src.replace(old, new)
+    for fname, text in mutated.items():
+        shutil.copy(f"{lab_ref}/{fname}", f"{d}/a/{fname}")
+        open(f"{d}/b/{fname}", "w").write(text)
     diff = subprocess.run(["diff", "-ru", "a", "b"], cwd=d, capture_output=True, text=True).stdout
     # No timestamps in the headers: the patch should not change when remade.
     diff = "\n".join(l.split("\t")[0] if l.startswith(("--- ", "+++ ")) else l for l in diff.split("\n"))
