@@ -397,28 +397,33 @@ static void assert_array_eq(const double *expected, const double *got, const siz
                  worst_at);
 }
 
+/* The two public comparators differ only in the shape they pass on. */
+static void assert_array_eqv(const double *expected, const double *got, const size_t *dims, int ndims, double tol,
+                             const char *context_fmt, va_list ap)
+{
+    char context[512];
+    vsnprintf(context, sizeof context, context_fmt, ap);
+    assert_array_eq(expected, got, dims, ndims, tol, context);
+}
+
 void ag_assert_matrix_eq(const double *expected, const double *got, size_t rows, size_t cols, double tol,
                          const char *context_fmt, ...)
 {
-    char context[512];
+    size_t dims[2] = {rows, cols};
     va_list ap;
     va_start(ap, context_fmt);
-    vsnprintf(context, sizeof context, context_fmt, ap);
+    assert_array_eqv(expected, got, dims, cols == 1 ? 1 : 2, tol, context_fmt, ap);
     va_end(ap);
-    size_t dims[2] = {rows, cols};
-    assert_array_eq(expected, got, dims, cols == 1 ? 1 : 2, tol, context);
 }
 
 void ag_assert_grid_eq(const double *expected, const double *got, size_t n0, size_t n1, size_t n2, double tol,
                        const char *context_fmt, ...)
 {
-    char context[512];
+    size_t dims[3] = {n0, n1, n2};
     va_list ap;
     va_start(ap, context_fmt);
-    vsnprintf(context, sizeof context, context_fmt, ap);
+    assert_array_eqv(expected, got, dims, 3, tol, context_fmt, ap);
     va_end(ap);
-    size_t dims[3] = {n0, n1, n2};
-    assert_array_eq(expected, got, dims, 3, tol, context);
 }
 
 void ag_poison(double *a, size_t n)
