@@ -46,7 +46,12 @@ int nccl_world_init(int *argc, char ***argv, nccl_world *world)
         NCCL_CHECK(ncclGetUniqueId(&id));
     MPI_CHECK(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
     NCCL_CHECK(ncclCommInitRank(&world->comm, world->size, id, world->rank));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&world->stream, cudaStreamNonBlocking));
+    /* The world's stream carries the halo work (edge planes, NCCL's
+     * kernels): at the highest priority its blocks go onto the SMs as soon
+     * as any free up, instead of queueing behind the whole bulk sweep. */
+    int lowest, highest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&world->stream, cudaStreamNonBlocking, highest));
     return 0;
 }
 

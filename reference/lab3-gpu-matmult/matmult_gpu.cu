@@ -270,196 +270,208 @@ extern "C" void matmult_gpu5_dev(int m, int n, int k, const double *dA, const do
 
 /* ---- gpu6 (challenge): register tiles ----------------------------------- */
 
-/* Both gpu6 kernels stage tiles of A (BM x BK) and B (BK x BN) through
- * shared memory the same way: every thread fetches its share of the next
- * tiles from global memory into registers while the current tiles are in
- * use, then stores them into shared memory. Zeros outside A and B keep the
- * sums right for any m, n, k. */
-template <int BM, int BN, int BK, int THREADS>
-struct tile_stager {
-    double a[BM * BK / THREADS], b[BK * BN / THREADS];
+/* Both gpu6 kernels stream tiles of A (BM x BK) and B (BK x BN) through a
+ * ring of STAGES shared-memory buffers with cp.async, the copy from global
+ * to shared memory that needs no registers and no waiting thread: while the
+ * block computes on tile t, tile t+1 is already on its way. The copies are 8
+ * bytes wide (a row of A or B may start anywhere when k or n is odd); a copy
+ * with source size 0 writes zeros, which is how tiles that stick out of A or
+ * B are padded, so the sums are right for any m, n, k. */
+__device__ __forceinline__ void copy8_async(double *dst, const double *src, bool inside)
+{
+    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(to), "l"(src), "r"(inside ? 8 : 0));
+}
+__device__ __forceinline__ void copies_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
+/* Waits until at most PENDING of this thread's committed groups are still
+ * in flight. */
+template <int PENDING> __device__ __forceinline__ void copies_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
 
-    __device__ void fetch(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, size_t row0,
-                          size_t col0, int l0)
-    {
+/* Rows [r0, r0+ROWS) x columns [c0, c0+COLS) of the rows x cols row-major
+ * matrix G into S[r * ld + c], or S[c * ld + r] when TRANSPOSED. */
+template <int ROWS, int COLS, int THREADS, bool TRANSPOSED>
+__device__ __forceinline__ void tile_async(double *S, int ld, const double *G, long long rows, long long cols,
+                                           long long r0, long long c0)
+{
 #pragma unroll
-        for (int p = 0; p < BM * BK / THREADS; p++) {
-            const int e = threadIdx.x + THREADS * p;
-            const size_t r = row0 + e / BK;
-            const int c = l0 + e % BK;
-            a[p] = (r < (size_t)m && c < k) ? A[r * k + c] : 0.0;
-        }
-#pragma unroll
-        for (int p = 0; p < BK * BN / THREADS; p++) {
-            const int e = threadIdx.x + THREADS * p;
-            const int r = l0 + e / BN;
-            const size_t c = col0 + e % BN;
-            b[p] = (r < k && c < (size_t)n) ? B[(size_t)r * n + c] : 0.0;
-        }
+    for (int p = 0; p < ROWS * COLS / THREADS; p++) {
+        const int e = threadIdx.x + THREADS * p, r = e / COLS, c = e % COLS;
+        const bool inside = r0 + r < rows && c0 + c < cols;
+        copy8_async(S + (TRANSPOSED ? c * ld + r : r * ld + c), inside ? G + (r0 + r) * cols + c0 + c : G, inside);
     }
+}
 
-    /* A's tile goes to As[r * lda + c], or with A_TRANSPOSED to
-     * As[c * lda + r]; B's to Bs[r * ldb + c]. */
-    template <bool A_TRANSPOSED>
-    __device__ void store(double *As, int lda, double *Bs, int ldb) const
-    {
+/* The pipeline both kernels share: start the first STAGES-1 tiles, then for
+ * every tile wait for it, start the one STAGES-1 ahead into the buffer that
+ * the previous step has finished with (the barrier says so), and compute.
+ * LOAD(t, buffer) starts tile t's copies; COMPUTE(buffer) uses them. */
+template <int STAGES, typename Load, typename Compute>
+__device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute compute)
+{
+    const int tiles = (k + BK - 1) / BK;
 #pragma unroll
-        for (int p = 0; p < BM * BK / THREADS; p++) {
-            const int e = threadIdx.x + THREADS * p;
-            As[A_TRANSPOSED ? (e % BK) * lda + e / BK : (e / BK) * lda + e % BK] = a[p];
-        }
-#pragma unroll
-        for (int p = 0; p < BK * BN / THREADS; p++) {
-            const int e = threadIdx.x + THREADS * p;
-            Bs[(e / BN) * ldb + e % BN] = b[p];
-        }
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < tiles)
+            load(s, s);
+        copies_commit(); /* an empty group keeps the count of groups right */
     }
-};
+    for (int t = 0; t < tiles; t++) {
+        copies_wait<STAGES - 2>(); /* this thread's copies of tile t are in */
+        __syncthreads();           /* everybody's are, and tile t-1 is done */
+        if (t + STAGES - 1 < tiles)
+            load(t + STAGES - 1, (t + STAGES - 1) % STAGES);
+        copies_commit();
+        compute(t % STAGES);
+    }
+}
 
-/* On the CUDA cores. A block of 256 threads (16 x 16) computes a 128 x 64
- * tile of C; each thread an 8 x 4 sub-tile held in 32 registers. Per step
- * of k a thread reads 8 values of A and 4 of B from shared memory and does
- * 32 multiply-adds with them: 2.7 times fewer shared loads per multiply-add
- * than gpu5, which is what capped gpu5. A thread's 4 columns are 16 apart,
- * so that a warp's loads of B and stores of C touch consecutive addresses.
- * (An 8 x 8 sub-tile needs 128 registers for the sums alone: the compiler
- * then spills them to local memory.) */
-#define G6_TM 8
-#define G6_TN 4
-#define G6_BM (16 * G6_TM)
-#define G6_BN (16 * G6_TN)
+/* On the CUDA cores. A block of 256 threads (16 x 16) computes a 128 x 128
+ * tile of C; each thread an 8 x 8 sub-tile held in 64 registers (rows
+ * ty*8 .. ty*8+7, columns tx + 16 j). Per step of k a thread reads 8 values
+ * of A and 8 of B from shared memory and does 64 multiply-adds with them:
+ * 4 times fewer shared loads per multiply-add than gpu5, whose shared
+ * memory is its limit. A is stored transposed, so that a thread's 8 rows
+ * are 8 consecutive doubles (four 16-byte loads); a warp's loads of B are
+ * 16 consecutive doubles. */
+#define G6_BM 128
+#define G6_BN 128
 #define G6_BK 8
+#define G6_STAGES 2
+#define G6_LDA (G6_BM + 4) /* + 4: the transposing copies spread over the banks */
 #define G6_THREADS 256
 
-__global__ void __launch_bounds__(G6_THREADS, 2)
+__global__ void __launch_bounds__(G6_THREADS, 1)
     gpu6_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C)
 {
-    /* A is stored transposed, so a thread's 8 rows are 8 consecutive
-     * doubles (vector loads); +2 keeps rows 16-byte aligned and spreads the
-     * transposing stores over more banks. */
-    __shared__ __align__(16) double As[G6_BK][G6_BM + 2];
-    __shared__ __align__(16) double Bs[G6_BK][G6_BN];
+    __shared__ __align__(16) double As[G6_STAGES][G6_BK][G6_LDA];
+    __shared__ __align__(16) double Bs[G6_STAGES][G6_BK][G6_BN];
     const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-    const size_t row0 = (size_t)blockIdx.y * G6_BM, col0 = (size_t)blockIdx.x * G6_BN;
-    tile_stager<G6_BM, G6_BN, G6_BK, G6_THREADS> next;
+    const long long row0 = (long long)blockIdx.y * G6_BM, col0 = (long long)blockIdx.x * G6_BN;
+    double acc[8][8] = {};
 
-    double acc[G6_TM][G6_TN];
-#pragma unroll
-    for (int i = 0; i < G6_TM; i++)
-#pragma unroll
-        for (int j = 0; j < G6_TN; j++)
-            acc[i][j] = 0.0;
-
-    next.fetch(m, n, k, A, B, row0, col0, 0);
-    for (int l0 = 0; l0 < k; l0 += G6_BK) {
-        next.store<true>(&As[0][0], G6_BM + 2, &Bs[0][0], G6_BN);
-        __syncthreads();
-        if (l0 + G6_BK < k)
-            next.fetch(m, n, k, A, B, row0, col0, l0 + G6_BK);
+    auto load = [&](int t, int buf) {
+        tile_async<G6_BM, G6_BK, G6_THREADS, true>(&As[buf][0][0], G6_LDA, A, m, k, row0, (long long)t * G6_BK);
+        tile_async<G6_BK, G6_BN, G6_THREADS, false>(&Bs[buf][0][0], G6_BN, B, k, n, (long long)t * G6_BK, col0);
+    };
+    auto compute = [&](int buf) {
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
-            double a[G6_TM], b[G6_TN];
+            double a[8], b[8];
 #pragma unroll
-            for (int i = 0; i < G6_TM; i++)
-                a[i] = As[q][ty * G6_TM + i];
+            for (int i = 0; i < 8; i += 2) {
+                const double2 v = *reinterpret_cast<const double2 *>(&As[buf][q][ty * 8 + i]);
+                a[i] = v.x;
+                a[i + 1] = v.y;
+            }
 #pragma unroll
-            for (int j = 0; j < G6_TN; j++)
-                b[j] = Bs[q][tx + 16 * j];
+            for (int j = 0; j < 8; j++)
+                b[j] = Bs[buf][q][tx + 16 * j];
 #pragma unroll
-            for (int i = 0; i < G6_TM; i++)
+            for (int i = 0; i < 8; i++)
 #pragma unroll
-                for (int j = 0; j < G6_TN; j++)
+                for (int j = 0; j < 8; j++)
                     acc[i][j] = fma(a[i], b[j], acc[i][j]);
         }
-        __syncthreads();
-    }
+    };
+    tile_pipeline<G6_STAGES>(k, G6_BK, load, compute);
+
 #pragma unroll
-    for (int i = 0; i < G6_TM; i++) {
-        const size_t r = row0 + ty * G6_TM + i;
+    for (int i = 0; i < 8; i++) {
+        const long long r = row0 + ty * 8 + i;
 #pragma unroll
-        for (int j = 0; j < G6_TN; j++) {
-            const size_t c = col0 + tx + 16 * j;
-            if (r < (size_t)m && c < (size_t)n)
-                C[r * n + c] = acc[i][j];
+        for (int j = 0; j < 8; j++) {
+            const long long c = col0 + tx + 16 * j;
+            if (r < m && c < n)
+                C[(size_t)r * n + c] = acc[i][j];
         }
     }
 }
 
-/* On the FP64 tensor cores: the same staging, but the multiply-adds are
- * mma.sync m8n8k4 instructions (DMMA), each an 8x8 block of C += an 8x4
- * block of A times a 4x8 block of B, with twice the FP64 rate of the CUDA
- * cores on Hopper. A block of 16 warps computes a 128 x 128 tile of C; each
- * warp a 32 x 32 part of it, 4 x 4 DMMA tiles. The fragments (PTX ISA,
- * mma.m8n8k4 .f64): lane l holds A[l/4][l%4], B[l%4][l/4], and
- * C[l/4][2(l%4)] and C[l/4][2(l%4)+1] of its 8x8 tile. The padding of the
- * shared arrays lets a warp's 32 loads of 8 bytes go in the fewest
- * wavefronts (two). */
+/* On the FP64 tensor cores: the same pipeline, but the multiply-adds are
+ * mma.sync m16n8k4 instructions (DMMA), each a 16x8 block of C += a 16x4
+ * block of A times a 4x8 block of B. Hopper runs this shape at the full
+ * FP64 tensor rate, twice the CUDA cores'; the older m8n8k4 shape runs at
+ * half of it (measured on an H200: 24 TFLOP/s with m8n8k4, 37 with
+ * m16n8k4, same kernel otherwise). A block of 8 warps computes a 128 x 128
+ * tile of C, each warp a 64 x 32 part of it: 4 x 4 DMMA tiles, 64
+ * accumulators per thread. Fragments (PTX ISA, mma.m16n8k4 .f64), with
+ * g = lane/4 and t = lane%4: A[g][t] and A[g+8][t]; B[t][g]; C[g][2t],
+ * C[g][2t+1], C[g+8][2t], C[g+8][2t+1]. The row paddings (+4, +8) let a
+ * warp's 32 fragment loads go in the fewest wavefronts (two). */
 #define TC_BM 128
 #define TC_BN 128
 #define TC_BK 16
-#define TC_THREADS 512
+#define TC_STAGES 2
+#define TC_LDA (TC_BK + 4)
+#define TC_LDB (TC_BN + 8)
+#define TC_THREADS 256
+#define TC_SHARED_BYTES (TC_STAGES * (TC_BM * TC_LDA + TC_BK * TC_LDB) * sizeof(double))
 
-__device__ __forceinline__ void dmma_8x8x4(double &c0, double &c1, double a, double b)
+__device__ __forceinline__ void dmma_16x8x4(double c[4], double a0, double a1, double b)
 {
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-                 : "+d"(c0), "+d"(c1)
-                 : "d"(a), "d"(b));
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                 : "d"(a0), "d"(a1), "d"(b));
 }
 
 __global__ void __launch_bounds__(TC_THREADS, 1)
     gpu6_dmma_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B,
                      double *__restrict__ C)
 {
-    __shared__ __align__(16) double As[TC_BM][TC_BK + 4];
-    __shared__ __align__(16) double Bs[TC_BK][TC_BN + 8];
+    extern __shared__ __align__(16) double tiles[]; /* 75 KB: more than a static array may have */
+    double *As = tiles, *Bs = tiles + TC_STAGES * TC_BM * TC_LDA;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const int wm = warp / 4, wn = warp % 4; /* the warp's 32 x 32 part */
-    const int gr = lane / 4, gc = lane % 4;
-    const size_t row0 = (size_t)blockIdx.y * TC_BM, col0 = (size_t)blockIdx.x * TC_BN;
-    tile_stager<TC_BM, TC_BN, TC_BK, TC_THREADS> next;
+    const int wm = warp / 4, wn = warp % 4; /* the warp's 64 x 32 part */
+    const int g = lane / 4, t = lane % 4;
+    const long long row0 = (long long)blockIdx.y * TC_BM, col0 = (long long)blockIdx.x * TC_BN;
+    double acc[4][4][4] = {};
 
-    double acc[4][4][2];
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            acc[i][j][0] = acc[i][j][1] = 0.0;
-
-    next.fetch(m, n, k, A, B, row0, col0, 0);
-    for (int l0 = 0; l0 < k; l0 += TC_BK) {
-        next.store<false>(&As[0][0], TC_BK + 4, &Bs[0][0], TC_BN + 8);
-        __syncthreads();
-        if (l0 + TC_BK < k)
-            next.fetch(m, n, k, A, B, row0, col0, l0 + TC_BK);
+    auto load = [&](int tile, int buf) {
+        tile_async<TC_BM, TC_BK, TC_THREADS, false>(As + buf * TC_BM * TC_LDA, TC_LDA, A, m, k, row0,
+                                                    (long long)tile * TC_BK);
+        tile_async<TC_BK, TC_BN, TC_THREADS, false>(Bs + buf * TC_BK * TC_LDB, TC_LDB, B, k, n,
+                                                    (long long)tile * TC_BK, col0);
+    };
+    auto compute = [&](int buf) {
+        const double *as = As + buf * TC_BM * TC_LDA, *bs = Bs + buf * TC_BK * TC_LDB;
 #pragma unroll
         for (int kk = 0; kk < TC_BK; kk += 4) {
-            double a[4], b[4];
+            double a[4][2], b[4];
 #pragma unroll
-            for (int i = 0; i < 4; i++)
-                a[i] = As[wm * 32 + i * 8 + gr][kk + gc];
+            for (int i = 0; i < 4; i++) {
+                a[i][0] = as[(wm * 64 + i * 16 + g) * TC_LDA + kk + t];
+                a[i][1] = as[(wm * 64 + i * 16 + g + 8) * TC_LDA + kk + t];
+            }
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                b[j] = Bs[kk + gc][wn * 32 + j * 8 + gr];
+                b[j] = bs[(kk + t) * TC_LDB + wn * 32 + j * 8 + g];
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    dmma_8x8x4(acc[i][j][0], acc[i][j][1], a[i], b[j]);
+                    dmma_16x8x4(acc[i][j], a[i][0], a[i][1], b[j]);
         }
-        __syncthreads();
-    }
+    };
+    tile_pipeline<TC_STAGES>(k, TC_BK, load, compute);
+
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
-        const size_t r = row0 + wm * 32 + i * 8 + gr;
+    for (int i = 0; i < 4; i++)
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const size_t c = col0 + wn * 32 + j * 8 + 2 * gc;
-            if (r < (size_t)m && c < (size_t)n)
-                C[r * n + c] = acc[i][j][0];
-            if (r < (size_t)m && c + 1 < (size_t)n)
-                C[r * n + c + 1] = acc[i][j][1];
+        for (int half = 0; half < 2; half++) {
+            const long long r = row0 + wm * 64 + i * 16 + g + 8 * half;
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const long long c = col0 + wn * 32 + j * 8 + 2 * t;
+                if (r < m && c < n)
+                    C[(size_t)r * n + c] = acc[i][j][2 * half];
+                if (r < m && c + 1 < n)
+                    C[(size_t)r * n + c + 1] = acc[i][j][2 * half + 1];
+            }
         }
-    }
 }
 
 /* The tensor-core kernel by default; -DGPU6_CUDA_CORES builds the one on
@@ -470,8 +482,14 @@ extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const do
     dim3 grid(blocks_for(n, G6_BN), blocks_for(m, G6_BM));
     gpu6_kernel<<<grid, G6_THREADS>>>(m, n, k, dA, dB, dC);
 #else
+    static int shared_limit_raised;
+    if (!shared_limit_raised) {
+        CUDA_CHECK(cudaFuncSetAttribute(gpu6_dmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)TC_SHARED_BYTES));
+        shared_limit_raised = 1;
+    }
     dim3 grid(blocks_for(n, TC_BN), blocks_for(m, TC_BM));
-    gpu6_dmma_kernel<<<grid, TC_THREADS>>>(m, n, k, dA, dB, dC);
+    gpu6_dmma_kernel<<<grid, TC_THREADS, TC_SHARED_BYTES>>>(m, n, k, dA, dB, dC);
 #endif
     CUDA_CHECK_LAUNCH();
 }

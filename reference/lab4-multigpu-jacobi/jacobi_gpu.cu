@@ -16,10 +16,14 @@
 #include "timer.h"
 
 #define GPU2_BLOCK 8
+/* Measured on an H200 against other shapes (results/gpu3_shapes_h200.txt):
+ * narrow blocks of 32 x 4 threads, each walking 64 planes, 8 at a time. The
+ * 8 loads of the planes above are the only ones that go to memory (the
+ * others hit the caches), so they set how many bytes are in flight. */
 #define GPU3_BX 32
-#define GPU3_BY 8
-#define GPU3_ZCHUNK 16
-#define GPU3_UNROLL 4
+#define GPU3_BY 4
+#define GPU3_ZCHUNK 64
+#define GPU3_UNROLL 8
 
 /* Adds v, summed over the block, to *norm2: a warp sums by shuffles, warp
  * 0 sums the warps, one atomicAdd per block. Every thread of the block must
@@ -227,6 +231,12 @@ static int run_sweeps(const char *who, sweep_launcher launch, int needs_f, int N
     /* both buffers need the boundary: a sweep writes the interior only */
     CUDA_CHECK(cudaMemcpy(src, u, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dst, u, bytes, cudaMemcpyHostToDevice));
+    /* cudaMemcpy from pageable memory may return before its data has landed
+     * on the device, and the non-blocking streams below do not wait for the
+     * default stream: without this wait the first sweeps can race with the
+     * copies (seen on 4 H200s under load: a halo plane that the neighbour
+     * had just sent was overwritten by its initial value). */
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMalloc(&d_norm2, 2 * sizeof(double)));
     CUDA_CHECK(cudaMallocHost(&h_norm2, 2 * sizeof(double)));
     for (int e = 0; e < 2; e++)
