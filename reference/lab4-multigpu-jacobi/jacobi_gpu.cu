@@ -236,7 +236,7 @@ static int run_sweeps(const char *who, sweep_launcher launch, int needs_f, int N
      * default stream: without this wait the first sweeps can race with the
      * copies (seen on 4 H200s under load: a halo plane that the neighbour
      * had just sent was overwritten by its initial value). */
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaDeviceSynchronize()); /* the set-up copies have landed */
     CUDA_CHECK(cudaMalloc(&d_norm2, 2 * sizeof(double)));
     CUDA_CHECK(cudaMallocHost(&h_norm2, 2 * sizeof(double)));
     for (int e = 0; e < 2; e++)

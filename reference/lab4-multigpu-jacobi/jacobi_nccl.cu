@@ -51,7 +51,7 @@ extern "C" int jacobi_nccl(int N, double tol, int max_iter, const double *f, dou
      * default stream: without this wait the first sweeps can race with the
      * copies (seen on 4 H200s under load: a halo plane that the neighbour
      * had just sent was overwritten by its initial value). */
-    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaDeviceSynchronize()); /* the set-up copies have landed */
     CUDA_CHECK(cudaStreamCreateWithFlags(&bulk, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&started, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&bulk_done, cudaEventDisableTiming));
