@@ -392,10 +392,10 @@ __global__ void __launch_bounds__(G6_THREADS, 1)
 
 /* On the FP64 tensor cores: the same pipeline, but the multiply-adds are
  * mma.sync m16n8k4 instructions (DMMA), each a 16x8 block of C += a 16x4
- * block of A times a 4x8 block of B. Hopper runs this shape at the full
- * FP64 tensor rate, twice the CUDA cores'; the older m8n8k4 shape runs at
- * half of it (measured on an H200: 24 TFLOP/s with m8n8k4, 37 with
- * m16n8k4, same kernel otherwise). A block of 8 warps computes a 128 x 128
+ * block of A times a 4x8 block of B. On Hopper this shape gets much more
+ * of the FP64 tensor rate (twice the CUDA cores') than the older m8n8k4:
+ * on an H200, 24 TFLOP/s with m8n8k4 and 37 with m16n8k4, the kernel
+ * otherwise the same. A block of 8 warps computes a 128 x 128
  * tile of C, each warp a 64 x 32 part of it: 4 x 4 DMMA tiles, 64
  * accumulators per thread. Fragments (PTX ISA, mma.m16n8k4 .f64), with
  * g = lane/4 and t = lane%4: A[g][t] and A[g+8][t]; B[t][g]; C[g][2t],
