@@ -46,12 +46,7 @@ extern "C" int jacobi_nccl(int N, double tol, int max_iter, const double *f, dou
     CUDA_CHECK(cudaMallocHost(&h_norm2, 2 * sizeof(double)));
     CUDA_CHECK(cudaMemcpy(src, mine, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(dst, mine, bytes, cudaMemcpyHostToDevice));
-    /* cudaMemcpy from pageable memory may return before its data has landed
-     * on the device, and the non-blocking streams below do not wait for the
-     * default stream: without this wait the first sweeps can race with the
-     * copies (seen on 4 H200s under load: a halo plane that the neighbour
-     * had just sent was overwritten by its initial value). */
-    CUDA_CHECK(cudaDeviceSynchronize()); /* the set-up copies have landed */
+    CUDA_CHECK(cudaDeviceSynchronize()); /* see jacobi_gpu.cu: the set-up copies must land first */
     CUDA_CHECK(cudaStreamCreateWithFlags(&bulk, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&started, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&bulk_done, cudaEventDisableTiming));

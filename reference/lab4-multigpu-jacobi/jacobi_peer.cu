@@ -83,7 +83,7 @@ extern "C" int jacobi_peer(int N, double tol, int max_iter, const double *f, dou
         CUDA_CHECK(cudaMalloc(&h[p].norm2, sizeof(double)));
         CUDA_CHECK(cudaMemcpy(h[p].src, mine, bytes, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(h[p].dst, mine, bytes, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaDeviceSynchronize()); /* see jacobi_gpu.cu: the copies must land first */
+        CUDA_CHECK(cudaDeviceSynchronize()); /* see jacobi_gpu.cu: the set-up copies must land first */
         CUDA_CHECK(cudaStreamCreateWithFlags(&h[p].halo, cudaStreamNonBlocking));
         CUDA_CHECK(cudaStreamCreateWithFlags(&h[p].bulk, cudaStreamNonBlocking));
         CUDA_CHECK(cudaEventCreateWithFlags(&h[p].started, cudaEventDisableTiming));
