@@ -51,10 +51,16 @@ END_TEST
 START_TEST(gpu2_sweeps) { all_sizes("jacobi_gpu2", jacobi_gpu2, L4_EXACT); }
 END_TEST
 
+/* N = 257 is past the size where the reference's gpu3 changes kernels, and
+ * a multiple of no tile edge: 2 x 128 + 1 columns, 32 x 8 + 1 rows, 4 x 64
+ * + 1 planes. */
+#define L4_WIDE 257
+
 START_TEST(gpu3_sweeps)
 {
     all_sizes("jacobi_gpu3", jacobi_gpu3, L4_EXACT);
     l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, 30, 10.0, l4_sweeps, 4, L4_EXACT);
+    l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, L4_WIDE, 10.0, l4_sweeps, 4, L4_EXACT);
 }
 END_TEST
 
@@ -66,6 +72,8 @@ START_TEST(gpu_tolerance)
     l4_check_tolerance("jacobi_gpu3", jacobi_gpu3, 47, L4_TOL, L4_EXACT);
     /* 64 blocks adding to the norm at once: where a lost update shows */
     l4_check_tolerance("jacobi_gpu3", jacobi_gpu3, 60, 0.3, L4_EXACT);
+    /* ~16 sweeps, every block of a wide grid adding to the norm */
+    l4_check_tolerance("jacobi_gpu3", jacobi_gpu3, L4_WIDE, 300.0, L4_EXACT);
 }
 END_TEST
 
@@ -98,12 +106,14 @@ START_TEST(peer_halves_on_one_gpu)
     l4_check_sweeps("jacobi_peer on GPUs {0,0}", peer_one_gpu, 2, 0.0, some, 4, L4_EXACT);
     l4_check_sweeps("jacobi_peer on GPUs {0,0}", peer_one_gpu, 3, 0.0, some, 4, L4_EXACT);
     l4_check_tolerance("jacobi_peer on GPUs {0,0}", peer_one_gpu, 30, L4_TOL, L4_EXACT);
+    l4_check_sweeps("jacobi_peer on GPUs {0,0}", peer_one_gpu, L4_WIDE, 0.0, some, 4, L4_EXACT);
 }
 END_TEST
 
 START_TEST(peer_two_gpus_test)
 {
     all_sizes("jacobi_peer on GPUs {0,1}", peer_two_gpus, L4_EXACT);
+    l4_check_sweeps("jacobi_peer on GPUs {0,1}", peer_two_gpus, L4_WIDE, 0.0, l4_sweeps, 4, L4_EXACT);
     l4_check_tolerance("jacobi_peer on GPUs {0,1}", peer_two_gpus, 30, L4_TOL, L4_EXACT);
 }
 END_TEST
@@ -125,6 +135,7 @@ START_TEST(nccl_one_rank)
 {
     l4_run_mpi(1, "nccl 8 0 1 2 10 100", 120);
     l4_run_mpi(1, "nccl 130 0 1 2 10 100", 120);
+    l4_run_mpi(1, "nccl 257 1 2 10", 120);
     l4_run_mpi(1, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
@@ -135,6 +146,7 @@ START_TEST(nccl_two_ranks)
     l4_run_mpi(2, "nccl 47 0 1 2 10 100", 120);
     l4_run_mpi(2, "nccl 3 1 2 10", 120);
     l4_run_mpi(2, "nccl 130 0 1 2 10 100", 120);
+    l4_run_mpi(2, "nccl 257 1 2 10", 120);
     l4_run_mpi(2, "nccl-tol 30 1e-3", 60);
 }
 END_TEST

@@ -1,13 +1,17 @@
 /* Lab 4, stage 2: Jacobi on one GPU (reference solution).
  *
  * gpu1 is the seed's one-thread baseline, gpu2 one thread per point reading
- * f, gpu3 the kernel meant to run at the memory bandwidth: a block spans 32
- * consecutive x (k) points so that a warp reads whole 256-byte lines, each
- * thread walks a column of GPU3_ZCHUNK planes keeping the plane below, its
- * own and the one above in registers, f is never read (the radiator is an
- * integer test), and indices are size_t. All three compute each point with
- * the kit's expression order, so with nvcc -fmad=false their results equal
- * the CPU reference bit for bit. */
+ * f, gpu3 the kernel meant to run at the memory bandwidth. gpu3 has two
+ * kernels, both walking columns of planes along z so that each plane is
+ * read from memory once, f is never read (the radiator is an integer test)
+ * and indices are size_t:
+ *   - for N >= GPU3_RING_MIN_N, a block streams its tile of each plane,
+ *     with its halo, into a ring of shared-memory buffers with cp.async,
+ *     several planes ahead of the plane it computes;
+ *   - below that, where a 128-wide tile would be mostly idle, a block of
+ *     32 x 4 threads keeps each column's planes in registers.
+ * All kernels compute each point with the kit's expression order, so with
+ * nvcc -fmad=false their results equal the CPU reference bit for bit. */
 #include <math.h>
 
 #include "cuda_check.h"
@@ -16,14 +20,24 @@
 #include "timer.h"
 
 #define GPU2_BLOCK 8
-/* Measured on an H200 against other shapes (results/gpu3_shapes_h200.txt):
- * narrow blocks of 32 x 4 threads, each walking 64 planes, 8 at a time. The
- * 8 loads of the planes above are the only ones that go to memory (the
- * others hit the caches), so they set how many bytes are in flight. */
+/* The column kernel: narrow blocks of 32 x 4 threads, each walking 64
+ * planes, 8 at a time (measured against other shapes on an H200:
+ * results/gpu3_shapes_h200.txt). */
 #define GPU3_BX 32
 #define GPU3_BY 4
 #define GPU3_ZCHUNK 64
 #define GPU3_UNROLL 8
+/* The ring kernel: 128 x 4 threads, 2 rows each, so a tile of 128 x 8
+ * points; a ring of 4 plane tiles (2 in flight while one is computed);
+ * chunks of 64 planes. Chosen from ~40 shapes timed on an H200
+ * (results/gpu3_ring_h200.txt). */
+#define RING_BX 128
+#define RING_THREADS_Y 4
+#define RING_ROWS 2
+#define RING_BY (RING_THREADS_Y * RING_ROWS)
+#define RING_DEPTH 4
+#define RING_ZCHUNK 64
+#define GPU3_RING_MIN_N 256
 
 /* Adds v, summed over the block, to *norm2: a warp sums by shuffles, warp
  * 0 sums the warps, one atomicAdd per block. Every thread of the block must
@@ -156,18 +170,156 @@ __global__ static void __launch_bounds__(GPU3_BX *GPU3_BY)
         block_add(sum, norm2);
 }
 
+/* x / 6, correctly rounded, in three floating-point instructions: q =
+ * x * RN(1/6) is within an ulp of x/6, and Markstein's correction q + (x -
+ * 6q) RN(1/6), with the remainder exact through an fma, rounds to exactly
+ * RN(x/6), the result of the division. The division routine would compute
+ * 1/6 afresh at every point and branch around a slow path. */
+__device__ static inline double divide_by_6(double x)
+{
+    const double r6 = 1.0 / 6.0;
+    double q = x * r6;
+    return fma(fma(-q, 6.0, x), r6, q);
+}
+
+/* cp.async: a copy from global to shared memory that holds no register
+ * and does not stall the thread that issues it; commit closes a group of
+ * them and wait_group<P> waits until at most P of the thread's groups are
+ * still in flight. */
+__device__ static inline void copy8_async(double *dst, const double *src)
+{
+    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src));
+}
+__device__ static inline void copies_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
+template <int PENDING> __device__ static inline void copies_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+/* The ring kernel. A block owns a tile of RING_BX x RING_BY points of a
+ * plane and walks it through local planes [l0, l1). Plane l's tile, with a
+ * one-point halo, lives in ring slot (l - l0) % RING_DEPTH; while plane l is
+ * computed, the copies of the next RING_DEPTH - 2 planes are in flight, so a
+ * block keeps ~20 KB on its way from memory without spending registers on
+ * it. Each thread computes RING_ROWS consecutive rows of one column: its
+ * rows' y neighbours are its own registers (col[]), the plane above becomes
+ * the next step's column, and only the x neighbours, the two end rows and
+ * the plane above come from shared memory. The tile's parts beyond row or
+ * column N+1 are never copied; only threads without a point read them. */
+template <bool WITH_NORM>
+__global__ static void __launch_bounds__(RING_BX *RING_THREADS_Y, 2)
+    gpu3_ring_sweep(int N, int i_offset, int l_begin, int l_end, const double *__restrict__ u_old,
+                    double *__restrict__ u_new, double *norm2)
+{
+    enum { W = RING_BX + 2, H = RING_BY + 2, PLANE = H * W, THREADS = RING_BX * RING_THREADS_Y };
+    enum { COPIES = (PLANE + THREADS - 1) / THREADS };
+    __shared__ __align__(16) double ring[RING_DEPTH * PLANE];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * RING_BX + tx;
+    const int k0 = blockIdx.x * RING_BX + 1, j0 = blockIdx.y * RING_BY + 1;
+    const int l0 = l_begin + blockIdx.z * RING_ZCHUNK, l1 = min(l0 + RING_ZCHUNK, l_end);
+    const int k = k0 + tx, y0 = ty * RING_ROWS + 1; /* y0: the thread's first row in the tile */
+    const size_t sj = poisson_side(N), si = sj * sj;
+
+    /* A thread copies the same tile elements of every plane: their offsets
+     * in a plane are worked out once, -1 where the tile leaves the array. */
+    long long offset[COPIES];
+#pragma unroll
+    for (int p = 0; p < COPIES; p++) {
+        const int e = tid + p * THREADS, r = e / W, c = e % W, jj = j0 - 1 + r, kk = k0 - 1 + c;
+        offset[p] = e < PLANE && jj <= N + 1 && kk <= N + 1 ? (long long)jj * (long long)sj + kk : -1;
+    }
+    const double *next_plane = u_old + (size_t)l0 * si;
+    int l_next = l0; /* planes l0 .. l1 are needed: l1 is the last one's plane above */
+    auto copy_next_plane = [&](int slot) {
+        if (l_next <= l1) {
+#pragma unroll
+            for (int p = 0; p < COPIES; p++)
+                if (offset[p] >= 0)
+                    copy8_async(ring + slot * PLANE + tid + p * THREADS, next_plane + offset[p]);
+            next_plane += si;
+            l_next++;
+        }
+        copies_commit(); /* an empty group keeps the count of groups right */
+    };
+#pragma unroll
+    for (int s = 0; s < RING_DEPTH - 1; s++)
+        copy_next_plane(s);
+
+    const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
+    double below[RING_ROWS], col[RING_ROWS + 2], sum = 0.0;
+    bool inside[RING_ROWS], jk_in_radiator[RING_ROWS];
+#pragma unroll
+    for (int r = 0; r < RING_ROWS; r++) {
+        const int j = j0 + y0 - 1 + r;
+        inside[r] = j <= N && k <= N;
+        jk_in_radiator[r] = poisson_radiator_in_plane(N, j, k);
+        below[r] = inside[r] ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
+        /* row N+1 is the boundary, a neighbour of row N: it must be read too */
+        col[r + 1] = j <= N + 1 && k <= N + 1 ? u_old[(size_t)l0 * si + (size_t)j * sj + k] : 0.0;
+    }
+    double *out = u_new + (size_t)l0 * si + (size_t)(j0 + y0 - 1) * sj + k;
+    int slot = 0;
+    for (int l = l0; l < l1; l++, out += si) {
+        copies_wait<RING_DEPTH - 3>(); /* this thread's copies of planes l and l+1 are in */
+        __syncthreads();               /* everybody's are, and nobody still reads plane l-1 */
+        copy_next_plane(slot == 0 ? RING_DEPTH - 1 : slot - 1); /* into plane l-1's slot */
+        const int up = slot + 1 == RING_DEPTH ? 0 : slot + 1;
+        const double *here = ring + slot * PLANE + tx + 1, *above = ring + up * PLANE + tx + 1;
+        const bool i_in_radiator = poisson_radiator_plane(N, i_offset + l);
+        col[0] = here[(y0 - 1) * W];
+        col[RING_ROWS + 1] = here[(y0 + RING_ROWS) * W];
+        double up_value[RING_ROWS];
+#pragma unroll
+        for (int r = 0; r < RING_ROWS; r++) {
+            const int y = y0 + r;
+            up_value[r] = above[y * W];
+            const double h2f = i_in_radiator && jk_in_radiator[r] ? h2f_in : 0.0;
+            /* the kit's order: z-1, z+1, y-1, y+1, x-1, x+1, then h^2 f */
+            const double v =
+                divide_by_6(below[r] + up_value[r] + col[r] + col[r + 2] + here[y * W - 1] + here[y * W + 1] + h2f);
+            if (inside[r]) {
+                out[(size_t)r * sj] = v;
+                if (WITH_NORM) {
+                    const double d = v - col[r + 1];
+                    sum += d * d;
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < RING_ROWS; r++) {
+            below[r] = col[r + 1];
+            col[r + 1] = up_value[r];
+        }
+        slot = up;
+    }
+    copies_wait<0>(); /* no copy may still be writing when the block exits */
+    if (WITH_NORM)
+        block_add(sum, norm2);
+}
+
 extern "C" void jacobi_gpu3_slab(int N, int i_offset, int l_begin, int l_end, const double *u_old, double *u_new,
                                  double *norm2, cudaStream_t stream)
 {
     if (l_end <= l_begin)
         return;
-    dim3 block(GPU3_BX, GPU3_BY);
-    dim3 grid((N + GPU3_BX - 1) / GPU3_BX, (N + GPU3_BY - 1) / GPU3_BY,
-              (l_end - l_begin + GPU3_ZCHUNK - 1) / GPU3_ZCHUNK);
-    if (norm2)
-        gpu3_sweep<true><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
-    else
-        gpu3_sweep<false><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, NULL);
+    if (N >= GPU3_RING_MIN_N) {
+        dim3 block(RING_BX, RING_THREADS_Y);
+        dim3 grid((N + RING_BX - 1) / RING_BX, (N + RING_BY - 1) / RING_BY,
+                  (l_end - l_begin + RING_ZCHUNK - 1) / RING_ZCHUNK);
+        if (norm2)
+            gpu3_ring_sweep<true><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
+        else
+            gpu3_ring_sweep<false><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, NULL);
+    } else {
+        dim3 block(GPU3_BX, GPU3_BY);
+        dim3 grid((N + GPU3_BX - 1) / GPU3_BX, (N + GPU3_BY - 1) / GPU3_BY,
+                  (l_end - l_begin + GPU3_ZCHUNK - 1) / GPU3_ZCHUNK);
+        if (norm2)
+            gpu3_sweep<true><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
+        else
+            gpu3_sweep<false><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, NULL);
+    }
     CUDA_CHECK(cudaGetLastError());
 }
 

@@ -371,6 +371,47 @@ static void run_tc16(int m, int n, int k, const double *A, const double *B, doub
     tc16_k<BM, BN, BK, WM, WN, STAGES, KS><<<g, THREADS, sh>>>(m, n, k, A, B, C);
 }
 
+// gpu5 as the Guide has it (16 x 16 threads, one element each, the same
+// shared tiles), but a warp computes a WR x (32/WR) patch of C instead of
+// two half-rows (WR = 2 is the Guide's layout). A warp-wide shared load of
+// B then touches 32/WR distinct doubles and one of A touches WR (their rows
+// padded onto distinct banks): fewer distinct B values per load, fewer
+// wavefronts per multiply-add, if the shared-memory pipe is the limit.
+template <int WR, int TK>
+__global__ void gpu5w_k(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C)
+{
+    constexpr int TILE = 16, WC = 32 / WR, WARPS_X = TILE / WC;
+    __shared__ __align__(16) double As[TILE][TK + 2];
+    __shared__ double Bs[TK][TILE];
+    const int tx = threadIdx.x, ty = threadIdx.y, id = ty * TILE + tx;
+    const int lane = id % 32, warp = id / 32;
+    const int r = (warp / WARPS_X) * WR + lane / WC, c = (warp % WARPS_X) * WC + lane % WC;
+    const long long row0 = (long long)blockIdx.y * TILE, col0 = (long long)blockIdx.x * TILE;
+    double s = 0.0;
+    for (int l0 = 0; l0 < k; l0 += TK) {
+#pragma unroll
+        for (int q = tx; q < TK; q += TILE)
+            As[ty][q] = (row0 + ty < m && l0 + q < k) ? A[(size_t)(row0 + ty) * k + l0 + q] : 0.0;
+#pragma unroll
+        for (int q = ty; q < TK; q += TILE)
+            Bs[q][tx] = (l0 + q < k && col0 + tx < n) ? B[(size_t)(l0 + q) * n + col0 + tx] : 0.0;
+        __syncthreads();
+#pragma unroll
+        for (int q = 0; q < TK; q++)
+            s += As[r][q] * Bs[q][c];
+        __syncthreads();
+    }
+    if (row0 + r < m && col0 + c < n)
+        C[(size_t)(row0 + r) * n + col0 + c] = s;
+}
+
+template <int WR, int TK>
+static void run_gpu5w(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    dim3 g(blocks_for(n, 16), blocks_for(m, 16)), b(16, 16);
+    gpu5w_k<WR, TK><<<g, b>>>(m, n, k, A, B, C);
+}
+
 // ---------------- harness ----------------
 typedef void (*runner)(int, int, int, const double *, const double *, double *);
 struct variant { const char *name; runner fn; };
@@ -384,6 +425,13 @@ static void run_cublas(int m, int n, int k, const double *A, const double *B, do
 
 static const variant variants[] = {
     {"cublas", run_cublas},
+    {"gpu5_16_64", run_gpu5<16, 64>},
+    {"gpu5w2_64", run_gpu5w<2, 64>},
+    {"gpu5w4_64", run_gpu5w<4, 64>},
+    {"gpu5w8_64", run_gpu5w<8, 64>},
+    {"gpu5w4_32", run_gpu5w<4, 32>},
+    {"gpu5w8_32", run_gpu5w<8, 32>},
+    {"gpu5w4_16", run_gpu5w<4, 16>},
     {"cc_128x128_k8_s2", run_g6cc<128, 128, 8, 2>},
     {"tc16k4_128x128_k16_w64x32_s3", run_tc16<128, 128, 16, 64, 32, 3, 4>},
     {"tc16k4_128x128_k16_w64x32_s2", run_tc16<128, 128, 16, 64, 32, 2, 4>},

@@ -22,8 +22,26 @@ __device__ static inline double pt(int N, int i, int j, int k, double h2f_in, do
     return (below + above + ym + yp + xm + xp + h2f) / 6.0;
 }
 
-// The reference's kernel (no norm), parametrised.
-template <int BX, int BY, int ZC, int U, int MINB = 1>
+// x / 6 correctly rounded without the division routine: q = x * RN(1/6) is
+// within an ulp of x/6, and Markstein's correction q + (x - 6q) * RN(1/6),
+// the remainder exact through an fma, rounds to RN(x/6) exactly. Three
+// floating-point instructions and no branch, against ~15 and a branch for
+// the compiler's division (which re-derives 1/6 at every point).
+__device__ static inline double div6(double x)
+{
+    const double r6 = 1.0 / 6.0;
+    double q = x * r6;
+    return fma(fma(-q, 6.0, x), r6, q);
+}
+__device__ static inline double pt_md(int N, int i, int j, int k, double h2f_in, double below, double above, double ym,
+                                      double yp, double xm, double xp)
+{
+    double h2f = poisson_in_radiator(N, i, j, k) ? h2f_in : 0.0;
+    return div6(below + above + ym + yp + xm + xp + h2f);
+}
+
+// The reference's kernel (no norm), parametrised; MD: the division above.
+template <int BX, int BY, int ZC, int U, int MINB = 1, bool MD = false>
 __global__ void __launch_bounds__(BX *BY, MINB) cur_k(int N, const double *__restrict__ u_old, double *__restrict__ u_new)
 {
     int k = blockIdx.x * BX + threadIdx.x + 1, j = blockIdx.y * BY + threadIdx.y + 1;
@@ -45,12 +63,12 @@ __global__ void __launch_bounds__(BX *BY, MINB) cur_k(int N, const double *__res
         }
 #pragma unroll
         for (int q = 0; q < U; q++)
-            u_new[c + q * si] = pt(N, l + q, j, k, h2f_in, z[q], z[q + 2], ym[q], yp[q], xm[q], xp[q]);
+            u_new[c + q * si] = (MD ? pt_md : pt)(N, l + q, j, k, h2f_in, z[q], z[q + 2], ym[q], yp[q], xm[q], xp[q]);
         z[0] = z[U]; z[1] = z[U + 1];
     }
     for (; l < l1; l++, c += si) {
         double above = u_old[c + si];
-        u_new[c] = pt(N, l, j, k, h2f_in, z[0], above, u_old[c - sj], u_old[c + sj], u_old[c - 1], u_old[c + 1]);
+        u_new[c] = (MD ? pt_md : pt)(N, l, j, k, h2f_in, z[0], above, u_old[c - sj], u_old[c + sj], u_old[c - 1], u_old[c + 1]);
         z[0] = z[1]; z[1] = above;
     }
 }
@@ -144,11 +162,247 @@ __global__ void __launch_bounds__(BX *BY, MINB) smem_k(int N, const double *__re
     }
 }
 
+// z-walk over a ring of D plane tiles in shared memory, filled by cp.async
+// D-2 planes ahead: the copies hold no registers, so the bytes in flight
+// are set by D and the tile, not by occupancy. A tile is the block's BX x BY
+// points and their one-point halo; one barrier per plane.
+__device__ static inline void copy8_async(double *dst, const double *src)
+{
+    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src));
+}
+__device__ static inline void copies_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int P> __device__ static inline void copies_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(P)); }
+
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB, bool MD>
+__global__ void __launch_bounds__(BX *BYT, MINB) ring_k(int N, const double *__restrict__ u_old, double *__restrict__ u_new)
+{
+    // BX x BYT threads, RPT rows each: a tile of BX x BY points
+    constexpr int BY = BYT * RPT, W = BX + 2, H = BY + 2, T = BX * BYT, PLANE = H * W;
+    extern __shared__ __align__(16) double ring[]; /* [D][H][W] */
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const int k0 = blockIdx.x * BX + 1, j0 = blockIdx.y * BY + 1;
+    const int l0 = 1 + blockIdx.z * ZC, l1 = min(l0 + ZC, N + 1);
+    const int k = k0 + tx;
+    const size_t sj = poisson_side(N), si = sj * sj;
+    auto load = [&](int l, int slot) {
+#pragma unroll
+        for (int p = 0; p < (PLANE + T - 1) / T; p++) {
+            const int e = tid + p * T, r = e / W, c = e % W, jj = j0 - 1 + r, kk = k0 - 1 + c;
+            if (e < PLANE && jj <= N + 1 && kk <= N + 1)
+                copy8_async(ring + slot * PLANE + e, u_old + (size_t)l * si + (size_t)jj * sj + kk);
+        }
+    };
+#pragma unroll
+    for (int p = 0; p < D - 1; p++) {
+        if (l0 + p <= l1) load(l0 + p, p);
+        copies_commit();
+    }
+    const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
+    double below[RPT];
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+        const int j = j0 + ty + r * BYT;
+        below[r] = j <= N && k <= N ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
+    }
+    int slot = 0;
+    for (int l = l0; l < l1; l++) {
+        copies_wait<D - 3>();
+        __syncthreads();
+        const int fill = slot == 0 ? D - 1 : slot - 1;
+        if (l + D - 1 <= l1) load(l + D - 1, fill);
+        copies_commit();
+        const int up = slot + 1 == D ? 0 : slot + 1;
+        const double *cur = ring + slot * PLANE, *nxt = ring + up * PLANE;
+#pragma unroll
+        for (int r = 0; r < RPT; r++) {
+            const int y = ty + r * BYT + 1, j = j0 + y - 1; /* y: the tile row */
+            const double center = cur[y * W + tx + 1];
+            const double v = (MD ? pt_md : pt)(N, l, j, k, h2f_in, below[r], nxt[y * W + tx + 1], cur[(y - 1) * W + tx + 1],
+                                               cur[(y + 1) * W + tx + 1], cur[y * W + tx], cur[y * W + tx + 2]);
+            if (j <= N && k <= N) u_new[(size_t)l * si + (size_t)j * sj + k] = v;
+            below[r] = center;
+        }
+        slot = up;
+    }
+    copies_wait<0>();
+}
+
+// ring_k with its per-plane work cut down: each thread copies the same
+// (row, column) of the tile in every plane, so the offsets are worked out
+// once and only a plane pointer moves; the radiator's j, k half is tested
+// once; the output pointer moves one plane per step.
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB>
+__global__ void __launch_bounds__(BX *BYT, MINB) ring2_k(int N, const double *__restrict__ u_old, double *__restrict__ u_new)
+{
+    constexpr int BY = BYT * RPT, W = BX + 2, H = BY + 2, T = BX * BYT, PLANE = H * W, NP = (PLANE + T - 1) / T;
+    extern __shared__ __align__(16) double ring[];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const int k0 = blockIdx.x * BX + 1, j0 = blockIdx.y * BY + 1;
+    const int l0 = 1 + blockIdx.z * ZC, l1 = min(l0 + ZC, N + 1);
+    const int k = k0 + tx;
+    const size_t sj = poisson_side(N), si = sj * sj;
+    long long off[NP];
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int e = tid + p * T, r = e / W, c = e % W, jj = j0 - 1 + r, kk = k0 - 1 + c;
+        off[p] = e < PLANE && jj <= N + 1 && kk <= N + 1 ? (long long)jj * (long long)sj + kk : -1;
+    }
+    const double *next = u_old + (size_t)l0 * si;
+    int l_next = l0;
+    auto load = [&](int slot) {
+        if (l_next <= l1) {
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                if (off[p] >= 0) copy8_async(ring + slot * PLANE + tid + p * T, next + off[p]);
+            next += si;
+            l_next++;
+        }
+        copies_commit();
+    };
+#pragma unroll
+    for (int p = 0; p < D - 1; p++) load(p);
+    const long n1 = (long)N + 1;
+    const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
+    double below[RPT];
+    bool jk_radiator[RPT], inside[RPT];
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+        const int j = j0 + ty + r * BYT;
+        inside[r] = j <= N && k <= N;
+        jk_radiator[r] = 16L * k <= 5L * n1 && 4L * j <= n1;
+        below[r] = inside[r] ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
+    }
+    double *out = u_new + (size_t)l0 * si + (size_t)(j0 + ty) * sj + k;
+    int slot = 0;
+    for (int l = l0; l < l1; l++, out += si) {
+        copies_wait<D - 3>();
+        __syncthreads();
+        load(slot == 0 ? D - 1 : slot - 1);
+        const int up = slot + 1 == D ? 0 : slot + 1;
+        const double *cur = ring + slot * PLANE, *nxt = ring + up * PLANE;
+        const bool i_radiator = n1 <= 6L * l && 2L * l <= n1;
+#pragma unroll
+        for (int r = 0; r < RPT; r++) {
+            const int y = ty + r * BYT + 1;
+            const double center = cur[y * W + tx + 1];
+            const double h2f = i_radiator && jk_radiator[r] ? h2f_in : 0.0;
+            const double v = div6(below[r] + nxt[y * W + tx + 1] + cur[(y - 1) * W + tx + 1] + cur[(y + 1) * W + tx + 1] +
+                                  cur[y * W + tx] + cur[y * W + tx + 2] + h2f);
+            if (inside[r]) out[(size_t)r * BYT * sj] = v;
+            below[r] = center;
+        }
+        slot = up;
+    }
+    copies_wait<0>();
+}
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB = 1> static void L_ring2(int N, const double *a, double *b)
+{
+    constexpr int BY = BYT * RPT;
+    const int bytes = D * (BY + 2) * (BX + 2) * 8;
+    static bool raised;
+    if (!raised) {
+        CK(cudaFuncSetAttribute(ring2_k<BX, BYT, RPT, ZC, D, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        raised = true;
+    }
+    dim3 g((N + BX - 1) / BX, (N + BY - 1) / BY, (N + ZC - 1) / ZC);
+    ring2_k<BX, BYT, RPT, ZC, D, MINB><<<g, dim3(BX, BYT), bytes>>>(N, a, b);
+}
+
+// ring2_k with RPT consecutive rows per thread: a point's y neighbours are
+// the thread's own registers (but for the two rows at the ends), and the
+// plane above becomes the next step's column: 3 + 2/RPT shared loads per
+// point instead of 6.
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB>
+__global__ void __launch_bounds__(BX *BYT, MINB) ring3_k(int N, const double *__restrict__ u_old, double *__restrict__ u_new)
+{
+    constexpr int BY = BYT * RPT, W = BX + 2, H = BY + 2, T = BX * BYT, PLANE = H * W, NP = (PLANE + T - 1) / T;
+    extern __shared__ __align__(16) double ring[];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+    const int k0 = blockIdx.x * BX + 1, j0 = blockIdx.y * BY + 1;
+    const int l0 = 1 + blockIdx.z * ZC, l1 = min(l0 + ZC, N + 1);
+    const int k = k0 + tx, y0 = ty * RPT + 1; /* the thread's first tile row */
+    const size_t sj = poisson_side(N), si = sj * sj;
+    long long off[NP];
+#pragma unroll
+    for (int p = 0; p < NP; p++) {
+        const int e = tid + p * T, r = e / W, c = e % W, jj = j0 - 1 + r, kk = k0 - 1 + c;
+        off[p] = e < PLANE && jj <= N + 1 && kk <= N + 1 ? (long long)jj * (long long)sj + kk : -1;
+    }
+    const double *next = u_old + (size_t)l0 * si;
+    int l_next = l0;
+    auto load = [&](int slot) {
+        if (l_next <= l1) {
+#pragma unroll
+            for (int p = 0; p < NP; p++)
+                if (off[p] >= 0) copy8_async(ring + slot * PLANE + tid + p * T, next + off[p]);
+            next += si;
+            l_next++;
+        }
+        copies_commit();
+    };
+#pragma unroll
+    for (int p = 0; p < D - 1; p++) load(p);
+    const long n1 = (long)N + 1;
+    const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
+    double below[RPT], col[RPT + 2];
+    bool jk_radiator[RPT], inside[RPT];
+#pragma unroll
+    for (int r = 0; r < RPT; r++) {
+        const int j = j0 + y0 - 1 + r;
+        inside[r] = j <= N && k <= N;
+        jk_radiator[r] = 16L * k <= 5L * n1 && 4L * j <= n1;
+        below[r] = inside[r] ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
+        /* row N+1 is the boundary: a neighbour of row N, so it must be read */
+        col[r + 1] = j <= N + 1 && k <= N + 1 ? u_old[(size_t)l0 * si + (size_t)j * sj + k] : 0.0;
+    }
+    double *out = u_new + (size_t)l0 * si + (size_t)(j0 + y0 - 1) * sj + k;
+    int slot = 0;
+    for (int l = l0; l < l1; l++, out += si) {
+        copies_wait<D - 3>();
+        __syncthreads();
+        load(slot == 0 ? D - 1 : slot - 1);
+        const int up = slot + 1 == D ? 0 : slot + 1;
+        const double *cur = ring + slot * PLANE + tx + 1, *nxt = ring + up * PLANE + tx + 1;
+        const bool i_radiator = n1 <= 6L * l && 2L * l <= n1;
+        col[0] = cur[(y0 - 1) * W];
+        col[RPT + 1] = cur[(y0 + RPT) * W];
+        double above[RPT];
+#pragma unroll
+        for (int r = 0; r < RPT; r++) {
+            const int y = y0 + r;
+            above[r] = nxt[y * W];
+            const double h2f = i_radiator && jk_radiator[r] ? h2f_in : 0.0;
+            const double v = div6(below[r] + above[r] + col[r] + col[r + 2] + cur[y * W - 1] + cur[y * W + 1] + h2f);
+            if (inside[r]) out[(size_t)r * sj] = v;
+        }
+#pragma unroll
+        for (int r = 0; r < RPT; r++) {
+            below[r] = col[r + 1];
+            col[r + 1] = above[r];
+        }
+        slot = up;
+    }
+    copies_wait<0>();
+}
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB = 1> static void L_ring3(int N, const double *a, double *b)
+{
+    constexpr int BY = BYT * RPT;
+    const int bytes = D * (BY + 2) * (BX + 2) * 8;
+    static bool raised;
+    if (!raised) {
+        CK(cudaFuncSetAttribute(ring3_k<BX, BYT, RPT, ZC, D, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        raised = true;
+    }
+    dim3 g((N + BX - 1) / BX, (N + BY - 1) / BY, (N + ZC - 1) / ZC);
+    ring3_k<BX, BYT, RPT, ZC, D, MINB><<<g, dim3(BX, BYT), bytes>>>(N, a, b);
+}
+
 typedef void (*launcher)(int N, const double *a, double *b);
-template <int BX, int BY, int ZC, int U, int MINB = 1> static void L_cur(int N, const double *a, double *b)
+template <int BX, int BY, int ZC, int U, int MINB = 1, bool MD = false> static void L_cur(int N, const double *a, double *b)
 {
     dim3 g((N + BX - 1) / BX, (N + BY - 1) / BY, (N + ZC - 1) / ZC);
-    cur_k<BX, BY, ZC, U, MINB><<<g, dim3(BX, BY)>>>(N, a, b);
+    cur_k<BX, BY, ZC, U, MINB, MD><<<g, dim3(BX, BY)>>>(N, a, b);
 }
 template <int BX, int BY, int ZC, int U, int MINB> static void L_pipe(int N, const double *a, double *b)
 {
@@ -165,21 +419,33 @@ template <int BX, int BY, int ZC, int D, int MINB> static void L_smem(int N, con
     dim3 g((N + BX - 1) / BX, (N + BY - 1) / BY, (N + ZC - 1) / ZC);
     smem_k<BX, BY, ZC, D, MINB><<<g, dim3(BX, BY)>>>(N, a, b);
 }
+template <int BX, int BYT, int RPT, int ZC, int D, int MINB, bool MD = true> static void L_ring(int N, const double *a, double *b)
+{
+    constexpr int BY = BYT * RPT;
+    const int bytes = D * (BY + 2) * (BX + 2) * 8;
+    static bool raised;
+    if (!raised) {
+        CK(cudaFuncSetAttribute(ring_k<BX, BYT, RPT, ZC, D, MINB, MD>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+        raised = true;
+    }
+    dim3 g((N + BX - 1) / BX, (N + BY - 1) / BY, (N + ZC - 1) / ZC);
+    ring_k<BX, BYT, RPT, ZC, D, MINB, MD><<<g, dim3(BX, BYT), bytes>>>(N, a, b);
+}
 struct variant { const char *name; launcher fn; };
 static const variant variants[] = {
-    {"cur32x8z16u4", L_cur<32, 8, 16, 4>},
-    {"cur32x4z32u8", L_cur<32, 4, 32, 8>},
     {"cur32x4z64u8", L_cur<32, 4, 64, 8>},
-    {"cur32x4z16u8", L_cur<32, 4, 16, 8>},
-    {"cur32x2z32u8", L_cur<32, 2, 32, 8>},
-    {"cur32x4z32u4", L_cur<32, 4, 32, 4>},
-    {"cur32x4z32u6", L_cur<32, 4, 30, 6>},
-    {"cur64x2z32u8", L_cur<64, 2, 32, 8>},
-    {"cur32x8z32u4", L_cur<32, 8, 32, 4>},
-    {"pipe32x4z32u4", L_pipe<32, 4, 32, 4, 1>},
-    {"pipe32x4z32u2", L_pipe<32, 4, 32, 2, 1>},
-    {"cur32x4z32u8", L_cur<32, 4, 32, 8>},
-    {"cur32x8z16u4", L_cur<32, 8, 16, 4>},
+    {"ring3_128x4r4z64d4", L_ring3<128, 4, 4, 64, 4>},
+    {"ring3_128x4r4z64d4m2", L_ring3<128, 4, 4, 64, 4, 2>},
+    {"ring3_128x4r2z64d4m2", L_ring3<128, 4, 2, 64, 4, 2>},
+    {"ring3_128x4r2z64d4m3", L_ring3<128, 4, 2, 64, 4, 3>},
+    {"ring3_128x4r2z64d5m2", L_ring3<128, 4, 2, 64, 5, 2>},
+    {"ring3_128x2r4z64d4m4", L_ring3<128, 2, 4, 64, 4, 4>},
+    {"ring3_128x2r4z64d5m3", L_ring3<128, 2, 4, 64, 5, 3>},
+    {"ring3_64x4r4z64d4m4", L_ring3<64, 4, 4, 64, 4, 4>},
+    {"ring3_64x8r2z64d4m2", L_ring3<64, 8, 2, 64, 4, 2>},
+    {"ring3_256x2r2z64d4m2", L_ring3<256, 2, 2, 64, 4, 2>},
+    {"ring3_128x4r4z32d4m2", L_ring3<128, 4, 4, 32, 4, 2>},
+    {"cur32x4z64u8", L_cur<32, 4, 64, 8>},
 };
 
 int main(int argc, char **argv)
