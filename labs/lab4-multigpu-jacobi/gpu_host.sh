@@ -12,7 +12,8 @@
 #   bench     make bench LAB=4 with the prebuilt programs
 #
 # The GPU hosts have no Check and a GCC without nvptx offloading, so:
-# .gpudeps/ (see ../../.gpudeps/gpu-host-deps.sh) stages Check and GCC 12's
+# .gpudeps/ (see ../../.gpudeps/gpu-host-deps.sh, plus Debian's libjson-c5 and
+# libjson-c-dev downloaded into it by hand) stages Check, json-c and GCC 12's
 # libgomp with its NVIDIA plugin, and LAB4_PREBUILT (default build/ci4) is
 # the reference built beforehand on a machine with gcc-12-offload-nvptx
 # (`make -f common/mk/lab.mk LAB=4 IMPL=reference BUILD=build/ci4 all`), so
@@ -24,6 +25,13 @@ OUTDIR=${OUTDIR:-build/gpu-host-lab4}
 PRE=${LAB4_PREBUILT:-build/ci4}
 mkdir -p "$OUTDIR"
 [ -d .gpudeps ] && eval "$(sh .gpudeps/gpu-host-deps.sh unpack .gpudeps)"
+# The grader writes results.json with json-c, which the GPU hosts lack and
+# gpu-host-deps.sh does not fetch: every test program would fail to start.
+if ! ldconfig -p | grep -q 'libjson-c\.so\.5' && ! ls .gpudeps/libjson-c5_*.deb >/dev/null 2>&1; then
+    echo "error: no json-c here: on the machine with apt, run" >&2
+    echo "  (cd .gpudeps && apt-get download libjson-c5 libjson-c-dev)" >&2
+    exit 2
+fi
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
 phases=${*:-prebuilt native selftest bench}
 # GCC 12's libgomp (with the nvptx plugin) for the prebuilt programs only
