@@ -301,25 +301,17 @@ __global__ static void __launch_bounds__(RING_BX *RING_THREADS_Y, 2)
 extern "C" void jacobi_gpu3_slab(int N, int i_offset, int l_begin, int l_end, const double *u_old, double *u_new,
                                  double *norm2, cudaStream_t stream)
 {
+    typedef void (*slab_kernel)(int, int, int, int, const double *, double *, double *);
     if (l_end <= l_begin)
         return;
-    if (N >= GPU3_RING_MIN_N) {
-        dim3 block(RING_BX, RING_THREADS_Y);
-        dim3 grid((N + RING_BX - 1) / RING_BX, (N + RING_BY - 1) / RING_BY,
-                  (l_end - l_begin + RING_ZCHUNK - 1) / RING_ZCHUNK);
-        if (norm2)
-            gpu3_ring_sweep<true><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
-        else
-            gpu3_ring_sweep<false><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, NULL);
-    } else {
-        dim3 block(GPU3_BX, GPU3_BY);
-        dim3 grid((N + GPU3_BX - 1) / GPU3_BX, (N + GPU3_BY - 1) / GPU3_BY,
-                  (l_end - l_begin + GPU3_ZCHUNK - 1) / GPU3_ZCHUNK);
-        if (norm2)
-            gpu3_sweep<true><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
-        else
-            gpu3_sweep<false><<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, NULL);
-    }
+    const bool ring = N >= GPU3_RING_MIN_N;
+    slab_kernel sweep = ring ? (norm2 ? gpu3_ring_sweep<true> : gpu3_ring_sweep<false>)
+                             : (norm2 ? gpu3_sweep<true> : gpu3_sweep<false>);
+    const int bx = ring ? RING_BX : GPU3_BX, by = ring ? RING_BY : GPU3_BY;
+    const int planes = ring ? RING_ZCHUNK : GPU3_ZCHUNK;
+    dim3 block(bx, ring ? RING_THREADS_Y : GPU3_BY);
+    dim3 grid((N + bx - 1) / bx, (N + by - 1) / by, (l_end - l_begin + planes - 1) / planes);
+    sweep<<<grid, block, 0, stream>>>(N, i_offset, l_begin, l_end, u_old, u_new, norm2);
     CUDA_CHECK(cudaGetLastError());
 }
 
