@@ -262,7 +262,6 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring2_k(int N, const double *__
     };
 #pragma unroll
     for (int p = 0; p < D - 1; p++) load(p);
-    const long n1 = (long)N + 1;
     const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
     double below[RPT];
     bool jk_radiator[RPT], inside[RPT];
@@ -270,7 +269,7 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring2_k(int N, const double *__
     for (int r = 0; r < RPT; r++) {
         const int j = j0 + ty + r * BYT;
         inside[r] = j <= N && k <= N;
-        jk_radiator[r] = 16L * k <= 5L * n1 && 4L * j <= n1;
+        jk_radiator[r] = poisson_radiator_in_plane(N, j, k);
         below[r] = inside[r] ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
     }
     double *out = u_new + (size_t)l0 * si + (size_t)(j0 + ty) * sj + k;
@@ -281,7 +280,7 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring2_k(int N, const double *__
         load(slot == 0 ? D - 1 : slot - 1);
         const int up = slot + 1 == D ? 0 : slot + 1;
         const double *cur = ring + slot * PLANE, *nxt = ring + up * PLANE;
-        const bool i_radiator = n1 <= 6L * l && 2L * l <= n1;
+        const bool i_radiator = poisson_radiator_plane(N, l);
 #pragma unroll
         for (int r = 0; r < RPT; r++) {
             const int y = ty + r * BYT + 1;
@@ -343,7 +342,6 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring3_k(int N, const double *__
     };
 #pragma unroll
     for (int p = 0; p < D - 1; p++) load(p);
-    const long n1 = (long)N + 1;
     const double h = poisson_h(N), h2f_in = h * h * POISSON_RADIATOR;
     double below[RPT], col[RPT + 2];
     bool jk_radiator[RPT], inside[RPT];
@@ -351,7 +349,7 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring3_k(int N, const double *__
     for (int r = 0; r < RPT; r++) {
         const int j = j0 + y0 - 1 + r;
         inside[r] = j <= N && k <= N;
-        jk_radiator[r] = 16L * k <= 5L * n1 && 4L * j <= n1;
+        jk_radiator[r] = poisson_radiator_in_plane(N, j, k);
         below[r] = inside[r] ? u_old[(size_t)(l0 - 1) * si + (size_t)j * sj + k] : 0.0;
         /* row N+1 is the boundary: a neighbour of row N, so it must be read */
         col[r + 1] = j <= N + 1 && k <= N + 1 ? u_old[(size_t)l0 * si + (size_t)j * sj + k] : 0.0;
@@ -364,7 +362,7 @@ __global__ void __launch_bounds__(BX *BYT, MINB) ring3_k(int N, const double *__
         load(slot == 0 ? D - 1 : slot - 1);
         const int up = slot + 1 == D ? 0 : slot + 1;
         const double *cur = ring + slot * PLANE + tx + 1, *nxt = ring + up * PLANE + tx + 1;
-        const bool i_radiator = n1 <= 6L * l && 2L * l <= n1;
+        const bool i_radiator = poisson_radiator_plane(N, l);
         col[0] = cur[(y0 - 1) * W];
         col[RPT + 1] = cur[(y0 + RPT) * W];
         double above[RPT];
