@@ -4,6 +4,7 @@
 #include "grader.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -430,4 +431,56 @@ void ag_poison(double *a, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = NAN;
+}
+
+/* Keeps the program's FAIL lines (else the last 1000 bytes of its output)
+ * in out, for the failure message. */
+static void mpi_log_excerpt(const char *log, char *out, size_t cap)
+{
+    char line[512];
+    size_t used = 0;
+    int fails = 0;
+    FILE *fp = fopen(log, "r");
+    out[0] = '\0';
+    if (!fp)
+        return;
+    while (fgets(line, sizeof line, fp))
+        if (!strncmp(line, "FAIL", 4) && used + strlen(line) < cap) {
+            strcpy(out + used, line);
+            used += strlen(line);
+            fails++;
+        }
+    if (!fails) {
+        fseek(fp, 0, SEEK_END);
+        long size = ftell(fp);
+        fseek(fp, size > 1000 ? size - 1000 : 0, SEEK_SET);
+        used = fread(out, 1, cap - 1, fp);
+        out[used] = '\0';
+    }
+    fclose(fp);
+}
+
+void ag_run_mpi(const char *program, int np, const char *args, int seconds)
+{
+    char dir[PATH_MAX], log[] = "/tmp/ag_mpi_XXXXXX", cmd[2 * PATH_MAX + 512], out[1500];
+    ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    ck_assert_msg(len > 0, "cannot find the test program's own path");
+    dir[len] = '\0';
+    *strrchr(dir, '/') = '\0';
+    int fd = mkstemp(log);
+    ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
+    close(fd);
+    /* NCCL's NVLink multicast stays off on the kit's GPU hosts. */
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %d mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 %s/%s %s >%s 2>&1",
+             seconds, geteuid() == 0 ? "--allow-run-as-root" : "", np, dir, program, args, log);
+    int status = system(cmd);
+    int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (rc != 0)
+        mpi_log_excerpt(log, out, sizeof out);
+    unlink(log);
+    if (rc == 0)
+        return;
+    ck_abort_msg("mpirun -np %d %s %s %s (exit status %d):\n%s", np, program, args,
+                 rc == 124 || rc == 137 ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
+                 out);
 }

@@ -78,4 +78,11 @@ void ag_assert_grid_eq(const double *expected, const double *got, size_t n0, siz
  * element the call never writes cannot pass. */
 void ag_poison(double *a, size_t n);
 
+/* Runs PROGRAM (a program of the lab's build folder, beside the test binary)
+ * with ARGS on np ranks under mpirun --oversubscribe, within a time limit of
+ * seconds; fails the running test with the program's FAIL lines (else the
+ * end of its output) when it exits non-zero or hangs. The program checks its
+ * own results and prints "FAIL ..." lines for what was wrong. */
+void ag_run_mpi(const char *program, int np, const char *args, int seconds);
+
 #endif

@@ -1,11 +1,9 @@
 #define _POSIX_C_SOURCE 200809L /* readlink, mkstemp */
 #include "lab4_checks.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "alloc.h"
@@ -95,50 +93,4 @@ void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol, d
                       "%s, N=%d, tol=%g, stopped after %d sweeps: u must be the grid after %d sweeps", name, N, tol,
                       got, got);
     l4_free(&a);
-}
-
-void l4_run_mpi(int np, const char *args, int seconds)
-{
-    char exe[PATH_MAX], log[] = "/tmp/lab4_mpi_XXXXXX", cmd[2 * PATH_MAX + 512];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_msg(len > 0, "cannot find the test program's own path");
-    exe[len] = '\0';
-    *strrchr(exe, '/') = '\0';
-    int fd = mkstemp(log);
-    ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
-    close(fd);
-    snprintf(cmd, sizeof cmd,
-             "timeout -k 5 %d mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 %s/lab4_mpi_check %s >%s 2>&1",
-             seconds, geteuid() == 0 ? "--allow-run-as-root" : "", np, exe, args, log);
-    int status = system(cmd);
-    int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (rc == 0) {
-        unlink(log);
-        return;
-    }
-    /* the program's FAIL lines, else the end of its output */
-    char out[1500] = "", line[512];
-    FILE *fp = fopen(log, "r");
-    size_t used = 0;
-    int fails = 0;
-    while (fp && fgets(line, sizeof line, fp))
-        if (!strncmp(line, "FAIL", 4) && used + strlen(line) < sizeof out) {
-            strcpy(out + used, line);
-            used += strlen(line);
-            fails++;
-        }
-    if (fp && !fails) {
-        long size;
-        fseek(fp, 0, SEEK_END);
-        size = ftell(fp);
-        fseek(fp, size > 1000 ? size - 1000 : 0, SEEK_SET);
-        used = fread(out, 1, sizeof out - 1, fp);
-        out[used] = '\0';
-    }
-    if (fp)
-        fclose(fp);
-    unlink(log);
-    ck_abort_msg("mpirun -np %d lab4_mpi_check %s %s (exit status %d):\n%s", np, args,
-                 rc == 124 || rc == 137 ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed",
-                 rc, out);
 }

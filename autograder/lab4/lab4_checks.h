@@ -31,8 +31,5 @@ void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const
  * and the grid must be the reference's after that many sweeps. */
 void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol, double close);
 
-/* Runs build/labN/lab4_mpi_check ARGS on np ranks under mpirun with a time
- * limit; fails the test with the program's FAIL lines if it fails. */
-void l4_run_mpi(int np, const char *args, int seconds);
 
 #endif

@@ -122,42 +122,42 @@ END_TEST
  * stage is built on (uneven splits, one plane per rank). */
 START_TEST(mpi_split_and_gather_on_cpu)
 {
-    l4_run_mpi(1, "cpu 8 0 1 10", 60);
-    l4_run_mpi(2, "cpu 2 0 1 2 10", 60);
-    l4_run_mpi(2, "cpu 31 0 1 2 10", 60);
-    l4_run_mpi(3, "cpu 30 0 1 2 10", 60);
-    l4_run_mpi(4, "cpu 4 1 2 10", 60);
-    l4_run_mpi(4, "cpu 30 0 1 2 10", 60);
+    ag_run_mpi("lab4_mpi_check", 1, "cpu 8 0 1 10", 60);
+    ag_run_mpi("lab4_mpi_check", 2, "cpu 2 0 1 2 10", 60);
+    ag_run_mpi("lab4_mpi_check", 2, "cpu 31 0 1 2 10", 60);
+    ag_run_mpi("lab4_mpi_check", 3, "cpu 30 0 1 2 10", 60);
+    ag_run_mpi("lab4_mpi_check", 4, "cpu 4 1 2 10", 60);
+    ag_run_mpi("lab4_mpi_check", 4, "cpu 30 0 1 2 10", 60);
 }
 END_TEST
 
 START_TEST(nccl_one_rank)
 {
-    l4_run_mpi(1, "nccl 8 0 1 2 10 100", 120);
-    l4_run_mpi(1, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(1, "nccl 257 1 2 10", 120);
-    l4_run_mpi(1, "nccl-tol 30 1e-3", 60);
+    ag_run_mpi("lab4_mpi_check", 1, "nccl 8 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 1, "nccl 130 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 1, "nccl 257 1 2 10", 120);
+    ag_run_mpi("lab4_mpi_check", 1, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 
 START_TEST(nccl_two_ranks)
 {
-    l4_run_mpi(2, "nccl 8 0 1 2 10 100", 120);
-    l4_run_mpi(2, "nccl 47 0 1 2 10 100", 120);
-    l4_run_mpi(2, "nccl 3 1 2 10", 120);
-    l4_run_mpi(2, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(2, "nccl 257 1 2 10", 120);
-    l4_run_mpi(2, "nccl-tol 30 1e-3", 60);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl 8 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl 47 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl 3 1 2 10", 120);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl 130 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl 257 1 2 10", 120);
+    ag_run_mpi("lab4_mpi_check", 2, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 
 START_TEST(nccl_three_and_four_ranks)
 {
-    l4_run_mpi(3, "nccl 100 0 1 2 10 100", 120);
-    l4_run_mpi(4, "nccl 4 1 2 10", 120);
-    l4_run_mpi(4, "nccl 30 0 1 2 10 100", 120);
-    l4_run_mpi(4, "nccl 130 0 1 2 10 100", 120);
-    l4_run_mpi(4, "nccl-tol 30 1e-3", 60);
+    ag_run_mpi("lab4_mpi_check", 3, "nccl 100 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 4, "nccl 4 1 2 10", 120);
+    ag_run_mpi("lab4_mpi_check", 4, "nccl 30 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 4, "nccl 130 0 1 2 10 100", 120);
+    ag_run_mpi("lab4_mpi_check", 4, "nccl-tol 30 1e-3", 60);
 }
 END_TEST
 
