@@ -1,10 +1,14 @@
 /* Lab 4, stage 1: Jacobi with OpenMP target offload (reference solution).
  *
  * One target data region keeps f and both grids on the device for all
- * sweeps; each sweep is one target region whose three loops collapse into
- * one iteration space shared out over teams and their threads, k (x) the
- * innermost so that neighbouring threads touch neighbouring addresses. Only
- * the norm (a reduction) comes back to the host after each sweep. Without a
+ * sweeps; each sweep is one target region, and only the norm (a reduction)
+ * comes back to the host after each sweep. The three loops map onto the
+ * GPU's three levels as GCC's nvptx offloading defines them: teams are
+ * thread blocks (one per z plane), OpenMP threads are warps (one row at a
+ * time), and SIMD lanes are the 32 threads of a warp (neighbouring x points,
+ * so that a warp's loads coalesce). Without the `simd` level each warp runs
+ * on one lane: the collapse(3) version of this loop ran at 45 GB/s on an
+ * H100, this one at 470-530 GB/s (2026-11-23, N = 512-768). Without a
  * usable GPU the regions run on the host, which is how CI tests this file. */
 #include <math.h>
 #include <string.h>
@@ -28,10 +32,11 @@ int jacobi_offload(int N, double tol, int max_iter, const double *f, double *u, 
             double norm2 = 0.0;
             /* src and dst swap roles every sweep; naming them here makes
              * the region use their device copies (present: nothing moves) */
-#pragma omp target teams distribute parallel for collapse(3) reduction(+ : norm2) \
-    map(alloc : f[0:n], src[0:n], dst[0:n])
+#pragma omp target teams distribute reduction(+ : norm2) map(alloc : f[0:n], src[0:n], dst[0:n])
             for (int i = 1; i <= N; i++)
+#pragma omp parallel for reduction(+ : norm2)
                 for (int j = 1; j <= N; j++)
+#pragma omp simd reduction(+ : norm2)
                     for (int k = 1; k <= N; k++) {
                         size_t c = poisson_index(N, i, j, k);
                         double v = poisson_jacobi_point(src, c, sj, si, h2 * f[c]);
