@@ -100,11 +100,31 @@ void matmult_knm(int m, int n, int k, const double *A, const double *B, double *
 
 /* ---- the blocked version ------------------------------------------------ */
 
-/* The register tile: MR rows by NR columns of C stay in registers (with
- * AVX-512, NR = 16 doubles is 2 vectors per row: 16 of the 32 registers). */
-enum { MR = 8, NR = 16 };
+/* The register tile: MR rows by NR columns of C stay in vector registers
+ * for the whole k loop, NR being two vectors wide. Its shape follows the
+ * registers the compiler may use (-march=native decides): with AVX-512,
+ * 8 x 16 is 16 of the 32 zmm registers; with AVX/AVX2, 6 x 8 is 12 of the
+ * 16 ymm registers, leaving room for the 2 vectors of B and the broadcast
+ * of A; with SSE2 alone, 4 x 4 in 8 of the 16 xmm registers. A tile too
+ * large for the register file spills to the stack on every step of l. */
+#if defined(__AVX512F__)
+#define VLEN 8 /* doubles in one vector register */
+enum { MR = 8 };
+#elif defined(__AVX__)
+#define VLEN 4
+enum { MR = 6 };
+#else
+#define VLEN 2
+enum { MR = 4 };
+#endif
+enum { NR = 2 * VLEN };
 /* Columns of B packed at a time: a bs x NC panel of B lives in L2/L3. */
 enum { NC = 512 };
+
+/* GCC's vector type: arithmetic on it is one instruction per vector,
+ * whatever width the compiler's tuning would prefer for auto-vectorised
+ * loops (GCC tunes some AMD cores for 128-bit vectors). */
+typedef double vdouble __attribute__((vector_size(VLEN * sizeof(double))));
 
 static size_t min_size(size_t a, size_t b)
 {
@@ -148,36 +168,38 @@ static void pack_A(size_t mc, size_t kc, const double *A, size_t lda, double *Ap
  * a row strip of B, accumulated in registers. first: overwrite C (the first
  * block of the k dimension), else add to it.
  *
- * Written row by row with named accumulators on purpose: the compiler turns
- * each row's j loop into NR/8 AVX-512 (or NR/4 AVX2) vector multiply-adds
- * and keeps all 16 accumulator vectors in registers; per step of l it loads
- * 2 vectors of B and 8 scalars of A for 16 vector multiply-adds. The same
- * arithmetic written as one 2-D array acc[MR][NR] was scrambled by GCC 12's
- * vectoriser into permutes and ran ten times slower: read the assembly
- * (gcc -S) when a kernel disappoints. */
+ * Per step of l: 2 vector loads of B, MR broadcasts of A, 2 MR vector
+ * multiply-adds (fused with -ffp-contract=fast). The loops over the tile
+ * are fully unrolled so that acc[][] is a set of registers, not memory:
+ * check with gcc -S that the loop body has no stack accesses. (Written with
+ * plain double arrays, GCC 12's auto-vectoriser once scrambled this loop
+ * into permutes ten times slower, and on AMD cores it picks 128-bit
+ * vectors: the explicit vector type says what is meant.) */
 static void micro_kernel(size_t kc, const double *restrict Ap, const double *restrict Bp, double *restrict C,
                          size_t ldc, int first)
 {
-    double c0[NR] = {0}, c1[NR] = {0}, c2[NR] = {0}, c3[NR] = {0};
-    double c4[NR] = {0}, c5[NR] = {0}, c6[NR] = {0}, c7[NR] = {0};
+    vdouble acc[MR][2];
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; i++)
+        acc[i][0] = acc[i][1] = (vdouble){0};
     for (size_t l = 0; l < kc; l++) {
-        const double *a = &Ap[l * MR], *b = &Bp[l * NR];
-        double a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
-        for (int j = 0; j < NR; j++) {
-            c0[j] += a0 * b[j];
-            c1[j] += a1 * b[j];
-            c2[j] += a2 * b[j];
-            c3[j] += a3 * b[j];
-            c4[j] += a4 * b[j];
-            c5[j] += a5 * b[j];
-            c6[j] += a6 * b[j];
-            c7[j] += a7 * b[j];
+        vdouble b0, b1;
+        __builtin_memcpy(&b0, &Bp[l * NR], sizeof b0);
+        __builtin_memcpy(&b1, &Bp[l * NR + VLEN], sizeof b1);
+#pragma GCC unroll 16
+        for (int i = 0; i < MR; i++) {
+            double a = Ap[l * MR + i];
+            acc[i][0] += a * b0;
+            acc[i][1] += a * b1;
         }
     }
-    double *rows[MR] = {c0, c1, c2, c3, c4, c5, c6, c7};
+#pragma GCC unroll 16
     for (int i = 0; i < MR; i++)
-        for (int j = 0; j < NR; j++)
-            C[i * ldc + j] = first ? rows[i][j] : C[i * ldc + j] + rows[i][j];
+        for (int h = 0; h < 2; h++)
+            for (int j = 0; j < VLEN; j++) {
+                double *c = &C[i * ldc + h * VLEN + j];
+                *c = first ? acc[i][h][j] : *c + acc[i][h][j];
+            }
 }
 
 /* A tile at the bottom or right edge of C, only h x w of it inside C: run
