@@ -106,7 +106,7 @@ awk -F, "$BENCH_AWK"'
 
 # The goal: the fastest own variant against OpenBLAS at m = n = k = 1024
 # (or the largest size run), valid rows only.
-goal_n=$(printf '%s\n' $SIZES | sort -n | awk '$1 <= 1024 { n = $1 } END { print n }')
+goal_n=$(tr ' ' '\n' <<<"$SIZES" | sort -n | awk '$1 <= 1024 { n = $1 } END { print n }')
 awk -F, -v n="$goal_n" "$BENCH_AWK"'
     $9 != "ok" { next }
     $1 == "opt" && $3 == n && $2 == "lib" { lib = $8 }
