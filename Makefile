@@ -16,7 +16,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
-.PHONY: help deps $(LAB_TARGETS) check test bench demo grade release clean
+.PHONY: help deps $(LAB_TARGETS) check test bench demo grade release clean gpu-deps-fetch
 
 help:
 	@echo "Targets:"
@@ -29,7 +29,8 @@ help:
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=4]   grade a class's submissions (instructors)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"
-	@echo "  make test                       the kit's own test suite (what CI runs)"
+	@echo "  make test [JOBS=n]              the kit's own test suite (what CI runs), n runs at once (default: the cores)"
+	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
 	@echo "  make clean                      remove build/"
 
 deps:
@@ -65,7 +66,13 @@ release:
 	autograder/release $(if $(OUT),$(OUT))
 
 test:
-	autograder/selftest/run
+	SELFTEST_JOBS=$(JOBS) autograder/selftest/run
+
+# On a machine with apt: the Debian packages a GPU host without a package
+# registry needs (Check, json-c, bubblewrap, pyelftools, GCC 12's offload
+# runtime), for autograder/gpu-host/run to unpack there.
+gpu-deps-fetch:
+	autograder/gpu-host/deps.sh fetch .gpudeps
 
 clean:
 	rm -rf build

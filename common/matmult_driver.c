@@ -8,6 +8,7 @@
 #include <cblas.h>
 
 #include "alloc.h"
+#include "bench/bench_check.h"
 #include "cli.h"
 #include "random.h"
 #include "timer.h"
@@ -18,7 +19,7 @@ static void usage(const char *prog, const matmult_variant *v, int count)
     for (int i = 0; i < count; i++)
         fprintf(stderr, " %s", v[i].name);
     fprintf(stderr, "\n  A is m x k, B is k x n, C = A B is m x n; bs (block size) only for blocked types\n"
-                    "  environment: MATMULT_COMPARE=0|1 MFLOPS_MIN_T=seconds MFLOPS_MAX_IT=n MATMULT_RESULTS=0|1\n");
+                    "  environment: MATMULT_COMPARE=0|1|2 MFLOPS_MIN_T=seconds MFLOPS_MAX_IT=n MATMULT_RESULTS=0|1\n");
 }
 
 static void print_matlab(const char *name, const double *M, int rows, int cols)
@@ -30,14 +31,6 @@ static void print_matlab(const char *name, const double *M, int rows, int cols)
         printf(";\n");
     }
     printf("];\n");
-}
-
-static double max_abs(const double *a, size_t n)
-{
-    double m = 0;
-    for (size_t i = 0; i < n; i++)
-        m = fmax(m, fabs(a[i]));
-    return m;
 }
 
 int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, int count)
@@ -75,7 +68,7 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
     }
     int compare, max_it, results, warmup;
     double min_t;
-    if (cli_env_int("MATMULT_COMPARE", 1, 0, 1, &compare) || cli_env_int("MFLOPS_MAX_IT", 1 << 30, 1, 1 << 30, &max_it) ||
+    if (cli_env_int("MATMULT_COMPARE", 1, 0, 2, &compare) || cli_env_int("MFLOPS_MAX_IT", 1 << 30, 1, 1 << 30, &max_it) ||
         cli_env_double("MFLOPS_MIN_T", 3.0, 0.0, 1e6, &min_t) || cli_env_int("MATMULT_RESULTS", 0, 0, 1, &results) ||
         cli_env_int("MATMULT_WARMUP", 0, 0, 1000, &warmup))
         return 2;
@@ -104,14 +97,17 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
         elapsed = wall_time() - t0;
     } while (elapsed < min_t && it < max_it);
 
+    /* The last call's C, which every call overwrote: a variant that adds to
+     * C instead of writing it is wrong here after repeated calls. */
     long errors = 0;
-    if (compare) {
+    if (compare == 1) {
         double *R = kit_alloc_doubles(sc);
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, A, k, B, n, 0.0, R, n);
-        double tol = 1e-12 * k * max_abs(A, sa) * max_abs(B, sb);
-        for (size_t i = 0; i < sc; i++)
-            errors += !(fabs(C[i] - R[i]) <= tol);
+        double tol = 1e-12 * k * bench_max_abs(A, sa) * bench_max_abs(B, sb);
+        errors = bench_count_wrong(C, R, sc, tol);
         kit_free(R);
+    } else if (compare == 2) {
+        errors = bench_matmult_freivalds(m, n, k, A, B, C);
     }
     if (results) {
         print_matlab("A", A, m, k);
@@ -119,8 +115,9 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
         print_matlab("C", C, m, n);
     }
     double kbytes = 8.0 * (double)(sa + sb + sc) / 1024.0;
-    double mflops = 2.0 * m * (double)n * k * it / elapsed / 1e6;
-    printf("%.3f %.3f %ld # matmult_%s", kbytes, mflops, errors, v->name);
+    char fig[32];
+    printf("%.3f %s %ld # matmult_%s", kbytes, bench_fig(fig, "%.3f", bench_rate(2.0 * m * (double)n * k * it / 1e6, elapsed)),
+           errors, v->name);
     if (v->blk_fn)
         printf(" %d", bs);
     printf("\n");

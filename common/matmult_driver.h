@@ -4,12 +4,15 @@
  *   PROG TYPE m n k [bs]
  *   -> <memory kB> <Mflop/s> <errors> # matmult_TYPE
  *
- * memory kB = 8(mk + kn + mn)/1024; Mflop/s counts 2mnk flops per call;
- * errors = elements of C that differ from OpenBLAS DGEMM by more than
- * 1e-12 k max|A| max|B| (NaN included).
+ * memory kB = 8(mk + kn + mn)/1024; Mflop/s counts 2mnk flops per call
+ * ("-" if the time was not measurable); errors = elements of the last
+ * call's C that differ from OpenBLAS DGEMM by more than 1e-12 k max|A| max|B|
+ * (NaN included), or with MATMULT_COMPARE=2 the elements of C x that differ
+ * from A (B x) for a random x (common/bench/bench_check.h: cheap enough for
+ * any size, and 0 only for a right product).
  *
  * Environment, as in DTU's driver:
- *   MATMULT_COMPARE=0|[1]  compare with DGEMM and count errors
+ *   MATMULT_COMPARE=0|[1]|2  no check | compare with DGEMM | random-vector check
  *   MFLOPS_MIN_T=[3.0]     repeat the call for at least this many seconds
  *   MFLOPS_MAX_IT=[inf]    ... but at most this many times
  *   MATMULT_RESULTS=[0]|1  print A, B and C in Matlab format

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bench/bench_check.h"
 #include "cli.h"
 #include "poisson.h"
 #include "poisson_io.h"
@@ -23,6 +24,34 @@ static void usage(const char *prog, const poisson_method *m, int count)
     for (int i = 0; i < count; i++)
         fprintf(stderr, "    %-10s %s\n", m[i].name, m[i].about ? m[i].about : "");
     fprintf(stderr, "  prints: N sweeps seconds Mflop/s GB/s GLUP/s total_seconds residual # poisson_METHOD\n");
+}
+
+/* POISSON_CHECK=1: solve the same problem again with the kit's sequential
+ * reference (common/poisson.h) and print how many elements of u differ from
+ * it, bit for bit (the kit fixes the expression and its order, so every
+ * correct method gives the same bits), and both sweep counts. */
+static void check_against_reference(const poisson_method *m, int N, double tol, int max_iter, double T0, int sweeps,
+                                    const double *u)
+{
+    size_t n = poisson_points(N);
+    double *f = kit_alloc_doubles(n), *r = kit_alloc_doubles(n), *r_old = NULL;
+    poisson_init(N, T0, f, r);
+    int jacobi_style = m->jacobi || (m->staged && m->staged_needs_u_old);
+    int ref_sweeps;
+    if (jacobi_style) {
+        r_old = kit_alloc_doubles(n);
+        memcpy(r_old, r, n * sizeof *r);
+        ref_sweeps = poisson_jacobi_reference(N, tol, max_iter, f, r, r_old);
+    } else {
+        ref_sweeps = poisson_gauss_seidel_reference(N, tol, max_iter, f, r);
+    }
+    printf("# check poisson_%s: wrong=%ld sweeps=%d reference_sweeps=%d (u against the kit's sequential %s, bit for "
+           "bit)\n",
+           m->name, bench_count_bit_differences(u, r, n), sweeps, ref_sweeps,
+           jacobi_style ? "Jacobi" : "Gauss-Seidel");
+    kit_free(f);
+    kit_free(r);
+    kit_free(r_old);
 }
 
 static const char *const output_kinds[] = {"none", "binary", "vtk", "png"};
@@ -57,12 +86,13 @@ int poisson_driver_main(int argc, char **argv, const poisson_method *methods, in
         usage(argv[0], methods, count);
         return 2;
     }
-    int N, max_iter, kind = 0;
+    int N, max_iter, kind = 0, check;
     double tol, T0;
     if (cli_parse_int(argv[2], "N (interior points per direction)", 1, POISSON_MAX_N, &N) ||
         cli_parse_int(argv[3], "max_iter", 0, 1 << 30, &max_iter) ||
         cli_parse_double(argv[4], "tol", 0.0, 1e300, &tol) ||
-        cli_parse_double(argv[5], "T0 (start temperature)", -1e300, 1e300, &T0)) {
+        cli_parse_double(argv[5], "T0 (start temperature)", -1e300, 1e300, &T0) ||
+        cli_env_int("POISSON_CHECK", 0, 0, 1, &check)) {
         usage(argv[0], methods, count);
         return 2;
     }
@@ -118,13 +148,17 @@ int poisson_driver_main(int argc, char **argv, const poisson_method *methods, in
 
     double points = (double)N * N * N * sweeps;
     double flops = m->flops_per_point > 0 ? m->flops_per_point : POISSON_FLOPS_PER_POINT;
-    double t = t_solve > 0 ? t_solve : 1e-9;
-    printf("%d %d %.6f %.1f %.2f %.4f %.6f %.3g # poisson_%s\n", N, sweeps, t_solve, points * flops / t / 1e6,
-           points * m->bytes_per_point / t / 1e9, points / t / 1e9, t_total, poisson_residual_max(N, f, u), m->name);
+    char f1[32], f2[32], f3[32];
+    printf("%d %d %.6f %s %s %s %.6f %.3g # poisson_%s\n", N, sweeps, t_solve,
+           bench_fig(f1, "%.1f", bench_rate(points * flops / 1e6, t_solve)),
+           bench_fig(f2, "%.2f", bench_rate(points * m->bytes_per_point / 1e9, t_solve)),
+           bench_fig(f3, "%.4f", bench_rate(points / 1e9, t_solve)), t_total, poisson_residual_max(N, f, u), m->name);
+    if (check)
+        check_against_reference(m, N, tol, max_iter, T0, sweeps, u);
     fflush(stdout);
     if (m->bytes_per_point_alt > 0)
-        fprintf(stderr, "GB/s counting %g bytes per point: %.2f\n", m->bytes_per_point_alt,
-                points * m->bytes_per_point_alt / t / 1e9);
+        fprintf(stderr, "GB/s counting %g bytes per point: %s\n", m->bytes_per_point_alt,
+                bench_fig(f1, "%.2f", bench_rate(points * m->bytes_per_point_alt / 1e9, t_solve)));
 
     int rc = write_output(kind, file, m->name, N, u);
     kit_free(f);

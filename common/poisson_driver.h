@@ -18,7 +18,14 @@
  * point per sweep, GB/s bytes_per_point (the traffic the method counts, as
  * stated in its table entry), GLUP/s 1e9 lattice-site updates per second.
  * residual is max |(6u - neighbours)/h^2 - f| over the interior: near 0
- * once the solution has converged.
+ * once the solution has converged. A rate whose time was not measurable
+ * prints as "-".
+ *
+ * POISSON_CHECK=1 (the benchmarks set it) adds a line
+ *   # check poisson_METHOD: wrong=W sweeps=S reference_sweeps=R ...
+ * after solving the same problem with the kit's sequential reference: W
+ * elements of u differ from it bit for bit; S and R are the two sweep
+ * counts. A correct method has W = 0 and S = R.
  *
  * Each lab's driver is its table of methods and a main that calls
  * poisson_driver_main. An unknown METHOD, a bad number or a bad output type

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the self-test's scripts: counters and the closing line.
 # Each check prints one line: "ok", "FAILED" or "skip", then what it checked.
 SELFTEST_PASSED=0
@@ -15,11 +16,8 @@ skipped_note() { grep -q 'points skipped' "$1" && echo "; GPU tests skipped"; }
 
 selftest_gpu_count() {
     if [ -n "${KIT_GPU_COUNT:-}" ]; then echo "$KIT_GPU_COUNT"; return; fi
-    if command -v nvidia-smi >/dev/null 2>&1; then
-        nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
-    else
-        echo 0
-    fi
+    # awk reads all of nvidia-smi's output: no SIGPIPE under pipefail
+    { nvidia-smi -L 2>/dev/null || true; } | awk '/^GPU/ { n++ } END { print n + 0 }'
 }
 
 selftest_nvcc() {
@@ -30,23 +28,19 @@ selftest_nvcc() {
     return 1
 }
 
-# Runs an extra suite (a script that prints ok/FAILED/skip lines) and adds
-# its lines to the counts; a suite that exits non-zero without saying why
-# counts as one failure.
-run_extra_suite() {
-    local log
-    log=$(mktemp)
-    bash "$1" 2>&1 | tee "$log"
-    local rc=${PIPESTATUS[0]}
-    local p f s
+# count_suite_lines LOG RC SUITE: prints an extra suite's output (ok/FAILED/
+# skip lines and what else it said) and adds its lines to the counts; a
+# suite that exited non-zero without saying why counts as one failure.
+count_suite_lines() {
+    local log=$1 rc=$2 p f s
+    cat "$log"
     p=$(grep -c '^ok ' "$log"); f=$(grep -c '^FAILED ' "$log"); s=$(grep -c '^skip ' "$log")
     SELFTEST_PASSED=$((SELFTEST_PASSED + p))
     SELFTEST_FAILED=$((SELFTEST_FAILED + f))
     SELFTEST_SKIPPED=$((SELFTEST_SKIPPED + s))
     if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-        fail "$1 exited with status $rc"
+        fail "$3 exited with status $rc"
     fi
-    rm -f "$log"
 }
 
 summary() {

@@ -1,4 +1,5 @@
 # Plots of build/bench/lab1/bench.csv (called by bench.sh with csv, out, cpu).
+# Only rows whose status (column 9) is ok: no point from a wrong result.
 set datafile separator ","
 set terminal png size 1400,600 font ",11"
 set key outside right top
@@ -17,10 +18,10 @@ set output out."/bench_sizes.png"
 set multiplot layout 1,2 title "lab 1 matmult, ".cpu
 variants = "lib nat mnk mkn nmk nkm kmn knm blk"
 set title "optimised build (OPT=-O3 -march=native)"
-plot for [v in variants] sprintf("< awk -F, '$1==\"opt\" && $2==\"%s\"' %s | sort -t, -k7,7n", v, csv) \
+plot for [v in variants] sprintf("< awk -F, '$9==\"ok\" && $1==\"opt\" && $2==\"%s\"' %s | sort -t, -k7,7n", v, csv) \
      using 7:8 with linespoints title v
 set title "-O0 build"
-plot for [v in variants] sprintf("< awk -F, '$1==\"O0\" && $2==\"%s\"' %s | sort -t, -k7,7n", v, csv) \
+plot for [v in variants] sprintf("< awk -F, '$9==\"ok\" && $1==\"O0\" && $2==\"%s\"' %s | sort -t, -k7,7n", v, csv) \
      using 7:8 with linespoints title v
 unset multiplot
 
@@ -30,8 +31,8 @@ unset arrow
 unset label
 set title "matmult\\_blk against its block size, ".cpu
 set xlabel "block size bs"
-lib = system(sprintf("awk -F, '$1==\"bs-sweep\" && $2==\"lib\" {print $8}' %s", csv))
+lib = system(sprintf("awk -F, '$9==\"ok\" && $1==\"bs-sweep\" && $2==\"lib\" {print $8}' %s", csv))
 n = system(sprintf("awk -F, '$1==\"bs-sweep\" {print $3; exit}' %s", csv))
-plot sprintf("< awk -F, '$1==\"bs-sweep\" && $2==\"blk\"' %s | sort -t, -k6,6n", csv) \
+plot sprintf("< awk -F, '$9==\"ok\" && $1==\"bs-sweep\" && $2==\"blk\"' %s | sort -t, -k6,6n", csv) \
      using 6:8 with linespoints title sprintf("blk, m=n=k=%s", n), \
-     lib+0 with lines dashtype 2 title "OpenBLAS DGEMM (same run)"
+     (lib eq "" ? 1/0 : lib+0) with lines dashtype 2 title "OpenBLAS DGEMM (same run)"

@@ -1,5 +1,6 @@
 # Plots of build/bench/lab3/bench.csv (called by bench.sh with csv, sweep,
 # out, gpu and peak, the FP64 CUDA-core peak in GFLOP/s; 0 leaves it out).
+# Only rows whose status (column 14) is ok: no point from a wrong result.
 set datafile separator ","
 set terminal png size 1500,600 font ",11"
 set output out."/bench.png"
@@ -11,7 +12,7 @@ set xlabel "m = n = k"
 set format y "%g"
 
 set multiplot layout 1,3 title "lab 3 gpu-matmult, ".gpu." (lib: OpenBLAS on all host cores)"
-sel(v) = sprintf("< awk -F, '$1==\"opt\" && $2==\"%s\"' %s | sort -t, -k3,3n", v, csv)
+sel(v) = sprintf("< awk -F, '$14==\"ok\" && $1==\"opt\" && $2==\"%s\"' %s | sort -t, -k3,3n", v, csv)
 variants = "gpu1 gpu2 gpu3 gpu4 gpu5 gpu6 gpulib"
 
 set title "as called: copies to and from the device included"
@@ -28,6 +29,6 @@ unset logscale
 set logscale x 2
 set xlabel "GPU4_ELEMENTS"
 set ylabel "GFLOP/s (product alone)"
-plot sprintf("< awk -F, 'NR>1 && $1 ~ /^gpu4_/ {sub(\"gpu4_\", \"\", $1); print $1\",\"$5}' %s | sort -t, -k1,1n", sweep) \
+plot sprintf("< awk -F, 'NR>1 && $14==\"ok\" && $1 ~ /^gpu4_/ {sub(\"gpu4_\", \"\", $1); print $1\",\"$5}' %s | sort -t, -k1,1n", sweep) \
      using 1:2 with linespoints title sprintf("gpu4 at n = %s", system(sprintf("awk -F, 'NR==2 {print $3}' %s", sweep)))
 unset multiplot

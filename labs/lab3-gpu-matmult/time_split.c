@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bench/bench_check.h"
 #include "cuda_check.h"
 #include "random.h"
 #include "timer.h"
@@ -89,20 +90,25 @@ void time_split_report(const char *name, matmult_fn dev, int m, int n, int k, in
     int sms = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     double th = median(h2d, runs), tk = median(kernel, runs), td = median(d2h, runs);
-    char extra[96] = "";
+    /* The C of the last timed run, checked like the driver's (a random-vector
+     * product): a kernel that returns at once has nothing right to show. */
+    long errors = bench_matmult_freivalds(m, n, k, A, B, C);
+    char extra[96] = "", f1[32], f2[32], f3[32], f4[32], f5[32];
     if (pinned) {
         /* A's and B's bytes in one copy, into a buffer of their joint size. */
         double *d_in, t_in, t_out;
         CUDA_CHECK(cudaMalloc((void **)&d_in, (sa + sb) * sizeof(double)));
         time_pinned((sa + sb) * sizeof(double), sc * sizeof(double), d_in, dC, &t_in, &t_out);
         CUDA_CHECK(cudaFree(d_in));
-        snprintf(extra, sizeof extra, ", pinned_h2d=%.2f pinned_d2h=%.2f", 8.0 * (double)(sa + sb) / t_in / 1e9,
-                 8.0 * (double)sc / t_out / 1e9);
+        snprintf(extra, sizeof extra, ", pinned_h2d=%s pinned_d2h=%s",
+                 bench_fig(f1, "%.2f", bench_rate(8.0 * (double)(sa + sb) / 1e9, t_in)),
+                 bench_fig(f2, "%.2f", bench_rate(8.0 * (double)sc / 1e9, t_out)));
     }
-    printf("# split matmult_%s m=%d n=%d k=%d (median of %d): h2d %.4f ms %.2f GB/s, kernel %.4f ms %.1f GFLOP/s, "
-           "d2h %.4f ms %.2f GB/s, sms=%d%s\n",
-           name, m, n, k, runs, 1e3 * th, 8.0 * (double)(sa + sb) / th / 1e9, 1e3 * tk,
-           2.0 * m * (double)n * k / tk / 1e9, 1e3 * td, 8.0 * (double)sc / td / 1e9, sms, extra);
+    printf("# split matmult_%s m=%d n=%d k=%d (median of %d): h2d %.4f ms %s GB/s, kernel %.4f ms %s GFLOP/s, "
+           "d2h %.4f ms %s GB/s, sms=%d, errors=%ld%s\n",
+           name, m, n, k, runs, 1e3 * th, bench_fig(f3, "%.2f", bench_rate(8.0 * (double)(sa + sb) / 1e9, th)),
+           1e3 * tk, bench_fig(f4, "%.1f", bench_rate(2.0 * m * (double)n * k / 1e9, tk)), 1e3 * td,
+           bench_fig(f5, "%.2f", bench_rate(8.0 * (double)sc / 1e9, td)), sms, errors, extra);
     CUDA_CHECK(cudaFree(dA));
     CUDA_CHECK(cudaFree(dB));
     CUDA_CHECK(cudaFree(dC));

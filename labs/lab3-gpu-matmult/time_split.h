@@ -11,7 +11,10 @@
  * after one warm-up. Prints one line starting "# split" with milliseconds,
  * GB/s and GFLOP/s. With pinned set, also times the same copies from and to
  * page-locked host memory (the rate the link itself allows), reported as
- * pinned_h2d=GB/s and pinned_d2h=GB/s. Exits with a message if a CUDA call
+ * pinned_h2d=GB/s and pinned_d2h=GB/s. The line ends with errors=N, the
+ * elements of C x that differ from A (B x) for a random x after the last
+ * timed run (common/bench/bench_check.h; 0 for a right product); a rate
+ * that could not be measured prints as "-". Exits with a message if a CUDA call
  * fails. */
 void time_split_report(const char *name, matmult_fn dev, int m, int n, int k, int pinned);
 

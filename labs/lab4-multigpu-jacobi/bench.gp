@@ -3,7 +3,8 @@ set terminal png size 900,600
 set datafile separator ","
 set key bottom right
 set grid
-rows(kind, method) = sprintf("< awk -F, '$1 == \"%s\" && $2 == \"%s\"' %s", kind, method, csv)
+# Only rows whose status (column 14) is ok: no point from a wrong result.
+rows(kind, method) = sprintf("< awk -F, '$14 == \"ok\" && $1 == \"%s\" && $2 == \"%s\"' %s", kind, method, csv)
 
 set output out."/bench_single.png"
 set title "Lab 4: Jacobi on one GPU (".gpu."), GB/s counting 16 bytes per point and sweep"

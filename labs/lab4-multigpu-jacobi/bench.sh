@@ -8,102 +8,128 @@
 # and 4 GPUs for strong scaling (fixed N) and weak scaling (fixed N^3/P).
 # Each figure is the median of BENCH_REPEATS timed runs after one warm-up,
 # timing the sweeps alone (allocation and copies are in total_seconds).
+# The warm-up is the check (lab4_bench.c): 3 sweeps from the start compared
+# bit for bit with the kit's CPU Jacobi; a method whose result is wrong, or
+# whose rate is above the GPU's FP64 peak, shows INVALID instead of its
+# figures and ratios and makes the benchmark exit with status 1
+# (common/bench/bench_lib.sh).
 # Writes build/bench/lab4/bench.csv, topology.txt, bench_single.png and
 # bench_scaling.png, and prints each goal as a measured ratio.
 #
 # Knobs: BENCH_SIZES, BENCH_STRONG_N, BENCH_WEAK_N (N for 1 GPU; P GPUs get
 # N * P^(1/3)), BENCH_REPEATS, BENCH_SCALING_REPEATS (3: each NCCL run
 # gathers the cube to rank 0), BENCH_POINTS (points x sweeps per run),
-# BENCH_SINGLE=0 skips the one-GPU part.
+# BENCH_SINGLE=0 skips the one-GPU part, BENCH_QUICK=1 (small sizes, one
+# repeat: the self-test's refusal check), BENCH_BUILD, BENCH_OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. common/bench/bench_lib.sh
+bench_setup 4 build/bench/lab4
+OUT=$BENCH_OUT
 
-OUT=build/bench/lab4
-SIZES=${BENCH_SIZES:-"128 256 384 512 768 1024"}
-SCALING_REPEATS=${BENCH_SCALING_REPEATS:-3}
-STRONG_N=${BENCH_STRONG_N:-1024}
-WEAK_N=${BENCH_WEAK_N:-645}
-REPEATS=${BENCH_REPEATS:-5}
-POINTS=${BENCH_POINTS:-40000000000}
+if [ "$BENCH_QUICK" = 1 ]; then
+    q_sizes="64 128" q_reps=1 q_strong=128 q_weak=96 q_points=400000000
+fi
+SIZES=${BENCH_SIZES:-${q_sizes:-"128 256 384 512 768 1024"}}
+SCALING_REPEATS=${BENCH_SCALING_REPEATS:-${q_reps:-3}}
+STRONG_N=${BENCH_STRONG_N:-${q_strong:-1024}}
+WEAK_N=${BENCH_WEAK_N:-${q_weak:-645}}
+REPEATS=${BENCH_REPEATS:-${q_reps:-5}}
+POINTS=${BENCH_POINTS:-${q_points:-40000000000}}
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
 
-gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
-if [ "${gpus:-0}" = 0 ]; then
+gpus=$(bench_gpu_count)
+if [ "$gpus" = 0 ]; then
     echo "make bench LAB=4 measures GPUs, and this machine has none (nvidia-smi lists no GPU)." >&2
     exit 2
 fi
-src_args=()
-[ -n "${SUBMISSION:-}" ] && src_args+=(SUBMISSION="$SUBMISSION")
-[ -n "${IMPL:-}" ] && src_args+=(IMPL="$IMPL")
-mkdir -p "$OUT"
 # BENCH_BUILD=DIR uses programs built elsewhere (e.g. with GCC 12's GPU
 # offloading, which the GPU host's own GCC lacks).
 if [ -n "${BENCH_BUILD:-}" ]; then
     B=$BENCH_BUILD/lab4_bench
 else
-    echo "building lab 4 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
-    make --no-print-directory -s -f common/mk/lab.mk LAB=4 BUILD="$OUT/build" "${src_args[@]}" all >/dev/null
+    echo "building lab 4 ($BENCH_SOURCE) ..."
+    bench_build "$OUT/build"
     B=$OUT/build/lab4_bench
 fi
 MPIRUN=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE=0 -x OMP_WAIT_POLICY -x LD_LIBRARY_PATH)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
 
 {
-    date -u '+%Y-%m-%d %H:%M UTC'
+    bench_date
     nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
     nvidia-smi topo -m
 } >"$OUT/topology.txt" 2>&1
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
-echo "$gpus x $gpu; median of $REPEATS; topology in $OUT/topology.txt"
+gpu=$(bench_gpu_name)
+sms=$({ "$B" copy 16 1 || true; } | awk '$1 == "copy" { print $6 }')
+gpu_peak=$(bench_gpu_fp64_peak_gflops "${sms:-0}" "$(bench_gpu_clock_mhz)")
+echo "$gpus x $gpu ($sms SMs, FP64 peak $gpu_peak GFLOP/s); median of $REPEATS; topology in $OUT/topology.txt"
 
 csv=$OUT/bench.csv
-echo "kind,method,P,N,sweeps,seconds,min,max,total_seconds,glups,gbs16,gbs24,copy_gbs" >"$csv"
+echo "kind,method,P,N,sweeps,seconds,min,max,total_seconds,glups,gbs16,gbs24,copy_gbs,status" >"$csv"
 sweeps_for() { awk -v n="$1" -v p="$POINTS" 'BEGIN { s = int(p / (n^3)); if (s < 10) s = 10; if (s > 1000) s = 1000; print s }'; }
 declare -A copy_bw
-# solve KIND COPY_GBS CMD...: one method, appended to the CSV
+# solve KIND COPY_GBS METHOD P N CMD...: one method (its check, then its
+# timing), a line on the screen and a row of the CSV. 11 flops per point
+# and sweep (POISSON_FLOPS_PER_POINT) above the GPU's FP64 peak is no
+# measurement.
 solve() {
-    local kind=$1 cbw=$2
-    shift 2
-    "$@" | awk -v k="$kind" -v c="$cbw" '$1 == "solve" { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, c }' |
-        tee -a "$csv"
+    local kind=$1 cbw=$2 m=$3 p=$4 n=$5 out
+    shift 5
+    out=$("$@" 2>&1) || true
+    awk -v k="$kind" -v c="$cbw" -v m="$m" -v p="$p" -v n="$n" -v peak="$gpu_peak" "$BENCH_AWK"'
+        $1 == "check" { st = $6 == 0 ? "ok" : $6 > 0 ? "wrong:" $6 : "failed" }
+        $1 == "solve" { for (i = 5; i <= 12; i++) f[i] = $i; solved = 1 }
+        END { if (st == "" || !solved) st = (st == "" || st == "ok") ? "failed" : st
+              if (st == "ok" && peak > 0 && num(f[9]) && f[9] * 11 > peak) st = "peak"
+              if (st != "ok") for (i = 5; i <= 12; i++) f[i] = "-"
+              printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", k, m, p, n, f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], c, status_text(st) >>csv
+              r = ratio(100 * f[11], c, "%.1f%%")
+              show(sprintf("%-6s %-7s P=%s N=%-5s", k, m, p, n), st,
+                   sprintf("%s s  %s GLUP/s  %s GB/s at 16 B/point%s", fig(f[6], "%.4f"), fig(f[10], "%.2f"), fig(f[11], "%.0f"),
+                           r == "" ? "" : " = " r " of copy")) }' csv="$csv" <<<"$out"
 }
 
 echo "== one GPU: every stage against the copy bandwidth"
 [ "${BENCH_SINGLE:-1}" = 0 ] && SIZES=""
 for n in $SIZES; do
-    cbw=$("$B" copy "$n" "$REPEATS" | awk '{print $5}')
+    cbw=$({ "$B" copy "$n" "$REPEATS" || true; } | awk '{print $5}')
     copy_bw[$n]=$cbw
-    echo "copy,cudaMemcpy,1,$n,1,,,,,,$cbw,,$cbw" | tee -a "$csv"
+    cst=ok
+    case $cbw in '' | - ) cst="INVALID (failed)" cbw=- ;; esac
+    echo "copy,cudaMemcpy,1,$n,1,,,,,,$cbw,,$cbw,$cst" >>"$csv"
+    echo "copy   cudaMemcpy      N=$n  $([ "$cst" = ok ] && echo "$cbw GB/s" || echo "$cst")"
     s=$(sweeps_for "$n")
-    for m in gpu2 gpu3; do solve single "$cbw" "$B" "$m" "$n" "$s" "$REPEATS"; done
+    for m in gpu2 gpu3; do solve single "$cbw" "$m" 1 "$n" "$B" "$m" "$n" "$s" "$REPEATS"; done
     # the offload stage is far slower: fewer sweeps
-    solve single "$cbw" "$B" offload "$n" $(( s / 10 > 2 ? s / 10 : 2 )) 3
+    solve single "$cbw" offload 1 "$n" "$B" offload "$n" $(( s / 10 > 2 ? s / 10 : 2 )) 3
 done
-[ -n "$SIZES" ] && solve single "${copy_bw[128]:-}" "$B" gpu1 64 2 3
+if [ -n "$SIZES" ]; then solve single "${copy_bw[128]:-}" gpu1 1 64 "$B" gpu1 64 2 3; fi
 
 if [ "$gpus" -ge 2 ]; then
     echo "== peer bandwidth (cudaMemcpyPeer, 1 GiB, one way)"
     "$B" peerbw 1024 "$REPEATS" | tee "$OUT/peer_bandwidth.txt"
-    cbw=$("$B" copy "$STRONG_N" "$REPEATS" | awk '{print $5}')
+    cbw=$({ "$B" copy "$STRONG_N" "$REPEATS" || true; } | awk '{print $5}')
     s=$(sweeps_for "$STRONG_N")
     echo "== strong scaling at N = $STRONG_N ($s sweeps)"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
-        solve strong "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
+        solve strong "$cbw" nccl "$p" "$STRONG_N" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
     done
-    solve strong "$cbw" "$B" peer "$STRONG_N" "$s" "$SCALING_REPEATS"
+    solve strong "$cbw" peer 2 "$STRONG_N" "$B" peer "$STRONG_N" "$s" "$SCALING_REPEATS"
     echo "== weak scaling: N^3 / P fixed at $WEAK_N^3"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
         n=$(awk -v n="$WEAK_N" -v p="$p" 'BEGIN { printf "%d", n * p^(1/3) + 0.5 }')
-        solve weak "$cbw" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
-        if [ "$p" = 2 ]; then solve weak "$cbw" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"; fi
+        solve weak "$cbw" nccl "$p" "$n" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
+        if [ "$p" = 2 ]; then solve weak "$cbw" peer 2 "$n" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"; fi
     done
 fi
 
-echo "== goals"
+echo "== goals (right results only)"
 awk -F, '
-    $1 == "single" && $2 == "gpu3" && $4 >= 512 { r = $11 / $13; printf "gpu3 N=%d: %.0f GB/s at 16 B/point = %.1f%% of the copy bandwidth %.0f GB/s (goal >= 90%%)\n", $4, $11, 100 * r, $13 }
+    $14 != "ok" { next }
+    $1 == "single" && $2 == "gpu3" && $4 >= 512 && $13 + 0 > 0 { r = $11 / $13; printf "gpu3 N=%d: %.0f GB/s at 16 B/point = %.1f%% of the copy bandwidth %.0f GB/s (goal >= 90%%)\n", $4, $11, 100 * r, $13 }
     $1 == "strong" && $2 == "nccl" { t[$3] = $6 }
     $1 == "strong" && $2 == "peer" { tp = $6 }
     $1 == "weak" && $2 == "nccl" { g[$3] = $10 }
@@ -117,10 +143,18 @@ awk -F, '
 
 # efficiency per P: strong t1 / (P tP), weak (GLUP/s_P / P) / GLUP/s_1
 awk -F, 'BEGIN { print "kind,method,P,N,efficiency" }
+    $14 != "ok" { next }
     ($1 == "strong" || $1 == "weak") && $2 == "nccl" && $3 == 1 { base[$1] = $1 == "strong" ? $6 : $10 }
     ($1 == "strong" || $1 == "weak") { row[++n] = $0 }
     END { for (i = 1; i <= n; i++) { split(row[i], f, ","); if (!base[f[1]]) continue
           e = f[1] == "strong" ? base["strong"] / (f[3] * f[6]) : f[10] / (f[3] * base["weak"])
           printf "%s,%s,%s,%s,%.4f\n", f[1], f[2], f[3], f[4], e } }' "$csv" >"$OUT/scaling.csv"
 
-gnuplot -e "csv='$csv'; out='$OUT'; gpu='$gpus x $gpu'" labs/lab4-multigpu-jacobi/bench.gp && echo "plots: $OUT/bench_single.png${gpus:+ $OUT/bench_scaling.png}"
+if ! command -v gnuplot >/dev/null; then
+    echo "wrote $csv and $OUT/scaling.csv (no gnuplot here: no plots)"
+elif gnuplot -e "csv='$csv'; out='$OUT'; gpu='$gpus x $gpu'" labs/lab4-multigpu-jacobi/bench.gp 2>"$OUT/gnuplot.log"; then
+    echo "plots: $OUT/bench_single.png${gpus:+ $OUT/bench_scaling.png} (INVALID rows left out)"
+else
+    echo "wrote $csv; gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+fi
+bench_finish "$csv"

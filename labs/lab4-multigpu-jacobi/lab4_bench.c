@@ -6,18 +6,26 @@
  *   lab4_bench copy N repeats                 device-to-device copy of (N+2)^3 doubles
  *   lab4_bench peerbw MiB repeats             GPU 0 -> d and d -> 0 copies, every d
  *
- * A solve prints
+ * A solve first checks the method: from the problem's start it runs
+ * K = min(sweeps, 3) sweeps (the untimed warm-up; 3 reach past the first
+ * halo exchange) and compares u bit for bit with the kit's sequential
+ * Jacobi (common/poisson.h) after as many sweeps, printing
+ *   check METHOD P N K wrong
+ * (wrong: the elements that differ, or -1 if the solver failed). Only then
+ * is it timed, and prints
  *   solve METHOD P N sweeps median min max median_total GLUP/s GB/s@16 GB/s@24
  * with the sweep-only seconds the solver reports (median, min and max over
- * the repeats, after one untimed warm-up run) and the median of the whole
- * call. copy prints "copy N bytes median_s GB/s" counting the bytes read and
- * written (2 x the buffer), the way a Jacobi sweep's 16 bytes per point
- * count them; peerbw prints "peer a b MiB median_s GB/s" one way. */
+ * the repeats) and the median of the whole call; a rate that could not be
+ * measured prints as "-". copy prints "copy N bytes median_s GB/s SMs"
+ * counting the bytes read and written (2 x the buffer), the way a Jacobi
+ * sweep's 16 bytes per point count them, and the GPU's multiprocessors (for
+ * its peak); peerbw prints "peer a b MiB median_s GB/s" one way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "bench/bench_check.h"
 #include "cli.h"
 #include "cuda_check.h"
 #include "decomp.h"
@@ -56,28 +64,52 @@ static int run(const char *method, int N, int sweeps, const double *f, double *u
     return jacobi_nccl(N, 0.0, sweeps, f, u, u_old, &world);
 }
 
+/* The check: K sweeps of the method from the problem's start (every rank
+ * holds the full start, as jacobi4.h promises), then on rank 0 the kit's
+ * sequential Jacobi from the same start, compared bit for bit. Leaves the
+ * method's state in u for the timed runs to go on from. Returns the wrong
+ * elements (on rank 0; 0 elsewhere), or -1 if the solver failed. */
+static long check(const char *method, int N, int K, double *f, double *u, double *u_old)
+{
+    size_t n = poisson_points(N);
+    poisson_init(N, 0.0, f, u);
+    memcpy(u_old, u, n * sizeof *u);
+    lab4_forget_sweep_seconds();
+    int got = run(method, N, K, f, u, u_old);
+    if (got != K) {
+        fprintf(stderr, "error: %s returned %d sweeps, expected %d\n", method, got, K);
+        return -1;
+    }
+    if (!strcmp(method, "nccl") && world.rank != 0)
+        return 0;
+    double *r = kit_alloc_doubles(n), *r_old = kit_alloc_doubles(n);
+    poisson_init(N, 0.0, NULL, r);
+    memcpy(r_old, r, n * sizeof *r);
+    poisson_jacobi_reference(N, 0.0, K, f, r, r_old);
+    long wrong = bench_count_bit_differences(u, r, n);
+    kit_free(r);
+    kit_free(r_old);
+    return wrong;
+}
+
 static int solve(const char *method, int N, int sweeps, int repeats)
 {
     int nccl = !strcmp(method, "nccl"), P = nccl ? world.size : !strcmp(method, "peer") ? 2 : 1;
+    int print = !nccl || world.rank == 0;
     size_t n = poisson_points(N);
     double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *u_old = kit_alloc_doubles(n);
-    /* Touch only what the method reads: first touches of a 1024^3 grid
-     * cost seconds per array (and per rank). gpu3, peer and nccl never read
-     * f; an NCCL rank other than 0 reads only its own planes of u, and its
-     * values do not change a fixed number of sweeps' time. */
-    int reads_f = !strcmp(method, "offload") || !strcmp(method, "gpu1") || !strcmp(method, "gpu2");
-    if (nccl && world.rank != 0) {
-        decomp_part part = decomp_split(N, world.size, world.rank);
-        memset(u + decomp_plane_offset(N, part.first - 1), 0, decomp_local_size(N, part) * sizeof *u);
-    } else {
-        poisson_init(N, 0.0, reads_f ? f : NULL, u);
-        if (!strcmp(method, "offload")) /* the only one that reads u_old */
-            memcpy(u_old, u, n * sizeof *u);
-    }
+    /* The check is also the warm-up. */
+    int K = sweeps < 3 ? sweeps : 3;
+    long wrong = check(method, N, K, f, u, u_old);
+    if (print)
+        printf("check %s %d %d %d %ld\n", method, P, N, K, wrong);
+    fflush(stdout);
+    if (wrong < 0)
+        return 1;
     double *t = kit_alloc_doubles((size_t)repeats), *total = kit_alloc_doubles((size_t)repeats);
     /* With tol = 0 the start does not change the time, so every run goes on
      * from where the last one stopped: no re-initialisation between runs. */
-    for (int r = -1; r < repeats; r++) {
+    for (int r = 0; r < repeats; r++) {
         lab4_forget_sweep_seconds();
         double t0 = wall_time();
         int got = run(method, N, sweeps, f, u, u_old);
@@ -86,10 +118,8 @@ static int solve(const char *method, int N, int sweeps, int repeats)
             fprintf(stderr, "error: %s returned %d sweeps, expected %d\n", method, got, sweeps);
             return 1;
         }
-        if (r >= 0) {
-            t[r] = lab4_sweep_seconds() >= 0 ? lab4_sweep_seconds() : call;
-            total[r] = call;
-        }
+        t[r] = lab4_sweep_seconds() >= 0 ? lab4_sweep_seconds() : call;
+        total[r] = call;
     }
     double tmin = t[0], tmax = t[0];
     for (int r = 1; r < repeats; r++) {
@@ -97,9 +127,12 @@ static int solve(const char *method, int N, int sweeps, int repeats)
         tmax = t[r] > tmax ? t[r] : tmax;
     }
     double tm = median(t, repeats), points = (double)N * N * N * sweeps;
-    if (!nccl || world.rank == 0)
-        printf("solve %s %d %d %d %.6f %.6f %.6f %.6f %.3f %.1f %.1f\n", method, P, N, sweeps, tm, tmin, tmax,
-               median(total, repeats), points / tm / 1e9, 16 * points / tm / 1e9, 24 * points / tm / 1e9);
+    char f1[32], f2[32], f3[32];
+    if (print)
+        printf("solve %s %d %d %d %.6f %.6f %.6f %.6f %s %s %s\n", method, P, N, sweeps, tm, tmin, tmax,
+               median(total, repeats), bench_fig(f1, "%.3f", bench_rate(points / 1e9, tm)),
+               bench_fig(f2, "%.1f", bench_rate(16 * points / 1e9, tm)),
+               bench_fig(f3, "%.1f", bench_rate(24 * points / 1e9, tm)));
     kit_free(t);
     kit_free(total);
     kit_free(f);
@@ -131,7 +164,10 @@ static int copy(int N, int repeats)
     CUDA_CHECK(cudaMalloc((void **)&b, bytes));
     CUDA_CHECK(cudaMemset(a, 0, bytes));
     double t = time_copy(b, 0, a, 0, bytes, repeats);
-    printf("copy %d %zu %.6f %.1f\n", N, bytes, t, 2.0 * (double)bytes / t / 1e9);
+    int sms = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    char fig[32];
+    printf("copy %d %zu %.6f %s %d\n", N, bytes, t, bench_fig(fig, "%.1f", bench_rate(2.0 * (double)bytes / 1e9, t)), sms);
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
     return 0;
@@ -157,9 +193,10 @@ static int peerbw(int mib, int repeats)
     }
     for (int d = 1; d < ndev && d < 16; d++) {
         double t = time_copy(buf[d], d, buf[0], 0, bytes, repeats);
-        printf("peer 0 %d %d %.6f %.1f\n", d, mib, t, (double)bytes / t / 1e9);
+        char fig[32];
+        printf("peer 0 %d %d %.6f %s\n", d, mib, t, bench_fig(fig, "%.1f", bench_rate((double)bytes / 1e9, t)));
         t = time_copy(buf[0], 0, buf[d], d, bytes, repeats);
-        printf("peer %d 0 %d %.6f %.1f\n", d, mib, t, (double)bytes / t / 1e9);
+        printf("peer %d 0 %d %.6f %s\n", d, mib, t, bench_fig(fig, "%.1f", bench_rate((double)bytes / 1e9, t)));
     }
     for (int d = 0; d < ndev && d < 16; d++)
         CUDA_CHECK(cudaFree(buf[d]));

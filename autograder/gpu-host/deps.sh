@@ -1,0 +1,68 @@
+#!/bin/sh
+# The Debian packages a GPU host without a package registry lacks, staged
+# from a machine that has apt:
+#   Check and its subunit helper (the tests), json-c (results.json),
+#   bubblewrap (the grading sandbox), python3-pyelftools (the grader's ELF
+#   reading), and GCC 12's OpenMP runtime with its NVIDIA offload plugin
+#   (lab 4's offload stage, for programs built with gcc-12-offload-nvptx:
+#   the GPU host's own libgomp has no plugin).
+#
+#   here:   make gpu-deps-fetch              (= autograder/gpu-host/deps.sh fetch .gpudeps)
+#   there:  eval "$(autograder/gpu-host/deps.sh unpack .gpudeps)"
+#           (autograder/gpu-host/run does it for you)
+#
+# 'unpack' extracts the packages into DIR/root (the libgomp ones into
+# DIR/gomp, kept apart: they must not shadow the host's libgomp) and prints
+# the exports that make gcc, nvcc, pkg-config, python3 and the shell find
+# them: CPATH, LIBRARY_PATH, PKG_CONFIG_PATH, LD_LIBRARY_PATH, PATH,
+# PYTHONPATH, and GOMP_OFFLOAD_LIB (the folder to put first on
+# LD_LIBRARY_PATH for offload programs only). It can be run again.
+set -eu
+usage() { echo "usage: deps.sh fetch DIR | unpack DIR" >&2; exit 2; }
+[ $# = 2 ] || usage
+cmd=$1 dir=$2
+pkgs="check libsubunit0 libsubunit-dev libjson-c5 libjson-c-dev bubblewrap python3-pyelftools libgomp1 libgomp-plugin-nvptx1"
+case $cmd in
+fetch)
+    command -v apt-get >/dev/null || { echo "error: 'fetch' needs apt-get (a Debian machine)" >&2; exit 2; }
+    mkdir -p "$dir"
+    rm -f "$dir"/*.deb
+    log=$(mktemp)
+    # shellcheck disable=SC2086 # pkgs is a list of names
+    if ! (cd "$dir" && apt-get download $pkgs) >/dev/null 2>"$log"; then
+        cat "$log" >&2
+        rm -f "$log"
+        exit 1
+    fi
+    rm -f "$log"
+    echo "fetched into $dir:" >&2
+    ls "$dir"/*.deb >&2 ;;
+unpack)
+    [ -d "$dir" ] || { echo "error: no $dir here: run 'make gpu-deps-fetch' on a machine with apt, and bring $dir along" >&2; exit 2; }
+    top=$(cd "$dir" && pwd)
+    root=$top/root gomp=$top/gomp
+    rm -rf "$root" "$gomp" # from scratch: the paths in the .pc files are this host's
+    mkdir -p "$root" "$gomp"
+    found=0
+    for deb in "$top"/*.deb; do
+        [ -e "$deb" ] || continue
+        found=$((found + 1))
+        case $(basename "$deb") in
+        libgomp*) dpkg-deb -x "$deb" "$gomp" ;;
+        *) dpkg-deb -x "$deb" "$root" ;;
+        esac
+    done
+    [ "$found" -gt 0 ] || { echo "error: no .deb in $dir: run 'make gpu-deps-fetch' first" >&2; exit 2; }
+    lib=$root/usr/lib/x86_64-linux-gnu
+    for pc in "$lib"/pkgconfig/*.pc; do
+        [ -e "$pc" ] && sed -i "s|^prefix=.*|prefix=$root/usr|" "$pc"
+    done
+    echo "export CPATH=$root/usr/include\${CPATH:+:\$CPATH}"
+    echo "export LIBRARY_PATH=$lib\${LIBRARY_PATH:+:\$LIBRARY_PATH}"
+    echo "export PKG_CONFIG_PATH=$lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}"
+    echo "export LD_LIBRARY_PATH=$lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+    echo "export PATH=$root/usr/bin\${PATH:+:\$PATH}"
+    echo "export PYTHONPATH=$root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH}"
+    echo "export GOMP_OFFLOAD_LIB=$gomp/usr/lib/x86_64-linux-gnu" ;;
+*) usage ;;
+esac

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Self-test of the benchmarks (run by make test): a benchmark never shows a
+# figure from a wrong result. Each lab's bench.sh, at its small sizes
+# (BENCH_QUICK=1), must
+#   - with the reference: exit 0, every result right, no INVALID row;
+#   - with the untouched skeleton: exit non-zero, with INVALID rows;
+#   - with one mutant (a known-wrong reference): exit non-zero, the mutated
+#     variant INVALID;
+# and never print nan or inf. The CPU labs (1, 2) run everywhere; the GPU
+# labs (3, 4) on a host with a GPU, skipped elsewhere with the reason.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. autograder/selftest/lib.sh
+
+OUT=build/selftest/bench${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
+rm -rf "$OUT"
+mkdir -p "$OUT"
+GPUS=$(selftest_gpu_count)
+
+# lab, the mutant, and the variant the mutant breaks (a pattern of its
+# report line), for each lab whose benchmark is checked here
+cases=(
+    "1 nat_transposed_b ^opt +nat "
+    "2 jacobi_h_two_over_N ^poisson jacobi "
+    "3 gpulib_a_and_b_swapped ^opt +gpulib "
+    "4 offload_drops_last_plane ^single offload "
+)
+
+# bench LAB SOURCE-DESCRIPTION LOG VAR=value...: runs the lab's bench.sh;
+# returns its status
+bench() {
+    local lab=$1 log=$3
+    shift 3
+    env BENCH_QUICK=1 "$@" labs/lab"$lab"-*/bench.sh >"$log" 2>&1
+}
+
+# no_absurd_figure LAB WHAT LOG: no nan or inf anywhere in what it printed
+no_absurd_figure() {
+    if grep -qiwE 'nan|-nan|inf' "$3"; then
+        fail "lab $1 bench ($2) prints nan or inf: $(grep -m1 -iwE 'nan|-nan|inf' "$3")"
+        return 1
+    fi
+}
+
+for c in "${cases[@]}"; do
+    read -r lab mutant pattern <<<"$c"
+    if [ -n "${SELFTEST_LABS:-}" ] && ! [[ " $SELFTEST_LABS " == *" $lab "* ]]; then continue; fi
+    if [ "$lab" -ge 3 ] && [ "$GPUS" = 0 ]; then
+        skip "lab $lab bench refusal: its benchmark measures GPUs, and this host has none"
+        continue
+    fi
+    labdir=$(basename labs/lab"$lab"-*)
+    d=$OUT/lab$lab
+    mkdir -p "$d"
+
+    if bench "$lab" reference "$d/reference.log" IMPL=reference BENCH_OUT="$d/reference"; then
+        if grep -q 'INVALID (' "$d/reference.log"; then
+            fail "lab $lab bench with the reference exits 0 but shows INVALID rows (see $d/reference.log)"
+        elif no_absurd_figure "$lab" reference "$d/reference.log"; then
+            pass "lab $lab bench with the reference: every result right, figures shown, exit 0"
+        fi
+    else
+        fail "lab $lab bench with the reference exits non-zero (see $d/reference.log): $(grep -m1 'INVALID (' "$d/reference.log")"
+    fi
+
+    if bench "$lab" skeleton "$d/skeleton.log" IMPL=skeleton BENCH_OUT="$d/skeleton"; then
+        fail "lab $lab bench with the skeleton exits 0 (see $d/skeleton.log)"
+    elif ! grep -q 'INVALID (' "$d/skeleton.log"; then
+        fail "lab $lab bench with the skeleton exits non-zero without an INVALID row (see $d/skeleton.log)"
+    elif no_absurd_figure "$lab" skeleton "$d/skeleton.log"; then
+        pass "lab $lab bench refuses the skeleton: $(grep -c 'INVALID (' "$d/skeleton.log") INVALID rows, no figure, exit non-zero"
+    fi
+
+    src=$d/$mutant/src
+    mkdir -p "$src"
+    cp -r "reference/$labdir/." "$src/"
+    if ! patch -s -p1 -d "$src" <"autograder/mutants/lab$lab/$mutant.patch" >"$d/$mutant.patch.log" 2>&1; then
+        fail "lab $lab bench: the mutant $mutant no longer applies (see $d/$mutant.patch.log)"
+        continue
+    fi
+    if bench "$lab" "$mutant" "$d/$mutant.log" SUBMISSION="$src" BENCH_OUT="$d/$mutant/out"; then
+        fail "lab $lab bench with the mutant $mutant exits 0 (see $d/$mutant.log)"
+    elif ! line=$(awk -v p="$pattern" '$0 ~ p && /INVALID \(/ { print; f = 1; exit } END { exit !f }' "$d/$mutant.log"); then
+        fail "lab $lab bench with the mutant $mutant does not show its variant INVALID (see $d/$mutant.log)"
+    elif no_absurd_figure "$lab" "$mutant" "$d/$mutant.log"; then
+        pass "lab $lab bench refuses the mutant $mutant: $(tr -s ' ' <<<"$line")"
+    fi
+done

@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# The part every lab's bench.sh shares (sourced, after `cd` to the kit's
+# root): which sources to build, the host's description and peaks, medians
+# over repeated runs, and the rule that no figure from a wrong result is
+# shown.
+#
+# The rule. Each timed run reports how many elements of its result were
+# wrong (the drivers check with common/bench/bench_check.h) and gets a
+# status: ok, wrong:N (N wrong elements), failed (the program stopped with
+# an error) or, once its median rate is known, peak (faster than the
+# hardware can be: a timing that went wrong). The medians of a point keep
+# the worst status of its runs. A point that is not ok shows
+#     INVALID (N wrong elements) | INVALID (above peak) | INVALID (failed)
+# in place of its figures, no ratio is computed from it, its CSV row says
+# so in the status column, the plots leave it out, and bench_finish makes
+# the benchmark exit with status 1. A figure that was not measured is "-".
+#
+# Nothing here pipes into head or grep -q: under `set -o pipefail` the
+# writer of such a pipe can die of SIGPIPE and take the script with it.
+
+# bench_setup LAB DEFAULT_OUT: the sources (IMPL or SUBMISSION, as for make
+# labN), the output folder (BENCH_OUT overrides it), BENCH_QUICK.
+bench_setup() {
+    BENCH_LAB=$1
+    BENCH_OUT=${BENCH_OUT:-$2}
+    BENCH_SRC_ARGS=()
+    [ -n "${SUBMISSION:-}" ] && BENCH_SRC_ARGS+=(SUBMISSION="$SUBMISSION")
+    [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
+    BENCH_SOURCE=${SUBMISSION:-${IMPL:-skeleton}}
+    # BENCH_QUICK=1: each lab's small sizes and one repeat (the self-test's
+    # refusal check, a first look); the lab's knobs still override it.
+    BENCH_QUICK=${BENCH_QUICK:-0}
+    mkdir -p "$BENCH_OUT"
+}
+
+# bench_build DIR [VAR=value ...]: builds the lab from the chosen sources
+# into DIR (quietly; the build log is DIR.log, shown if the build fails).
+bench_build() {
+    local dir=$1
+    shift
+    if ! make --no-print-directory -s -f common/mk/lab.mk LAB="$BENCH_LAB" BUILD="$dir" \
+        "${BENCH_SRC_ARGS[@]}" "$@" all >"$dir.log" 2>&1; then
+        tail -n 20 "$dir.log" >&2
+        echo "error: lab $BENCH_LAB ($BENCH_SOURCE) does not build (log: $dir.log)" >&2
+        exit 2
+    fi
+}
+
+# The host. sed reads the file itself and quits at its first match (no
+# pipe); awk reads all of its input and prints only the first line.
+bench_cpu_name() { sed -n '/^model name/{s/^model name[[:space:]]*: //p;q;}' /proc/cpuinfo; }
+bench_gpu_count() {
+    local list
+    list=$(nvidia-smi -L 2>/dev/null) || { echo 0; return; }
+    printf '%s\n' "$list" | awk '/^GPU/ { n++ } END { print n + 0 }'
+}
+# The first GPU's name, or its maximum SM clock in MHz.
+bench_gpu_name() { nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1'; }
+bench_gpu_clock_mhz() { nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | awk 'NR == 1'; }
+bench_date() { date -u '+%Y-%m-%d %H:%M UTC'; }
+
+# An upper bound of one core's FP64 GFLOP/s: the highest clock the kernel
+# reports (6 GHz, above any CPU sold, when it reports none) times the FP64
+# flops per cycle of the widest vector unit the CPU has (AVX-512: 2 FMA units
+# x 8 doubles x 2; AVX2: half; SSE2: a quarter). No correct run exceeds it;
+# a figure above it comes from a timing gone wrong.
+bench_cpu_peak_gflops() {
+    local khz flops=8
+    khz=$(cat /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq 2>/dev/null || echo 6000000)
+    if grep -qw avx512f /proc/cpuinfo; then flops=32
+    elif grep -qw avx2 /proc/cpuinfo; then flops=16; fi
+    awk -v k="$khz" -v f="$flops" 'BEGIN { print k / 1e6 * f }'
+}
+
+# The FP64 peak of an sm_90 GPU in GFLOP/s on its tensor cores (the highest
+# it has): SMS multiprocessors x 256 flops per clock (128 on the CUDA cores)
+# x the maximum SM clock in MHz.
+bench_gpu_fp64_peak_gflops() { awk -v s="$1" -v c="$2" 'BEGIN { print s * 256 * c / 1e3 }'; }
+
+# Awk functions for every bench.sh's awk programs: prepend them,
+#   awk "$BENCH_AWK"' { ... fig($3, "%.1f") ... }'
+#   num(x)           is x a number (not "-", nan or inf)?
+#   fig(x, fmt)      x formatted, or "-" if it is not a number
+#   ratio(a, b, fmt) a / b formatted, or "" unless both are numbers, b > 0
+#   status_text(s)   "ok" or "INVALID (...)" for a status token
+#   worse(s, t)      the worse of two status tokens
+#   show(label, s, text)  prints "label  text" if s is ok, else "label  INVALID (...)"
+#                    (s: a status token, or the status column of a CSV)
+# shellcheck disable=SC2016 # awk code, expanded by awk, not by the shell
+BENCH_AWK='
+function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+function fig(x, fmt) { return num(x) ? sprintf(fmt, x) : "-" }
+function ratio(a, b, fmt) { return (num(a) && num(b) && b > 0) ? sprintf(fmt, a / b) : "" }
+function status_text(s,   n) {
+    if (s == "ok") return "ok"
+    if (s ~ /^wrong:/) { n = substr(s, 7); return "INVALID (" n " wrong element" (n == 1 ? "" : "s") ")" }
+    if (s == "peak") return "INVALID (above peak)"
+    return "INVALID (failed)"
+}
+function rank(s) { return s == "ok" ? 0 : s ~ /^wrong:/ ? 1 + substr(s, 7) : s == "peak" ? 1 : 1e18 }
+function worse(s, t) { return rank(t) > rank(s) ? t : s }
+function show(label, s, text) { printf "%s  %s\n", label, s == "ok" ? text : s ~ /^INVALID/ ? s : status_text(s) }
+'
+
+# bench_status WRONG: the status token of one run that found WRONG wrong
+# elements ("" or not a number: the program failed).
+bench_status() {
+    case $1 in
+    0) echo ok ;;
+    '' | *[!0-9]*) echo failed ;;
+    *) echo "wrong:$1" ;;
+    esac
+}
+
+# bench_medians NKEYS: reads runs "KEY1 .. KEYn STATUS V1 V2 ..." (one line
+# per run, a point's runs anywhere in the input) and prints per point, in the
+# order of first appearance, "KEY1 .. KEYn STATUS M1 M2 ...": the worst
+# status of its runs and the median of each value ("-" where no run measured
+# one).
+bench_medians() {
+    awk -v nk="$1" "$BENCH_AWK"'
+    function median(list,   v, n, i, j, t) {
+        n = split(list, v, " ")
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        return n == 0 ? "-" : (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    { key = $1; for (i = 2; i <= nk; i++) key = key " " $i
+      if (!(key in st)) { order[++points] = key; st[key] = "ok"; nv[key] = 0 }
+      st[key] = worse(st[key], $(nk + 1))
+      for (i = nk + 2; i <= NF; i++) { c = i - nk - 1; if (c > nv[key]) nv[key] = c
+                                       if (num($i)) vals[key, c] = vals[key, c] " " $i } }
+    END { for (p = 1; p <= points; p++) { key = order[p]; line = key " " st[key]
+            for (c = 1; c <= nv[key]; c++) line = line " " median(vals[key, c])
+            print line } }'
+}
+
+# bench_finish CSV...: counts the rows of the CSVs whose status column is
+# not ok; prints the verdict; returns 1 if there is one.
+bench_finish() {
+    awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") col = i; next }
+        col && $col != "ok" { bad++ }
+        END { if (bad) { printf "benchmark: %d of its measurements are INVALID (wrong results or impossible rates): no figure of theirs is shown; exit status 1\n", bad; exit 1 }
+              print "benchmark: every result checked and right" }' "$@"
+}
