@@ -72,6 +72,12 @@ class ObjectFile:
         return {y["name"] for y in (self.dynamic if dynamic else self.symbols)
                 if y["name"] and y["bind"] in GLOBAL_BINDS and y["shndx"] != "SHN_UNDEF"}
 
+    def referenced(self):
+        """The global and weak names this file defines or uses: a program's
+        undefined weak ones too (__gmon_start__, which the C runtime calls
+        before main when something defines it)."""
+        return {y["name"] for y in self.symbols if y["name"] and y["bind"] in GLOBAL_BINDS}
+
     def functions(self):
         """The global functions this object defines."""
         return {y["name"] for y in self.symbols if y["type"] == "STT_FUNC" and y["bind"] in GLOBAL_BINDS
@@ -172,6 +178,12 @@ class CallGraph:
             return node[1]
         o = self.objects[node[1]]
         return o.symbols[node[2]]["name"] if node[0] == "l" else o.section_name(node[2])
+
+    def referenced(self):
+        """The global and weak names this file defines or uses: a program's
+        undefined weak ones too (__gmon_start__, which the C runtime calls
+        before main when something defines it)."""
+        return {y["name"] for y in self.symbols if y["name"] and y["bind"] in GLOBAL_BINDS}
 
     def functions(self):
         return sorted(set().union(*(o.functions() for o in self.objects))) if self.objects else []

@@ -97,15 +97,17 @@ class Lab:
         return tests
 
     def forbidden_symbols(self):
-        """Global symbols a student's object may not define: everything the
-        test binary gets from the kit, Check and the shared libraries it
-        loads (a student 'rename' or 'json_object_new_double' would replace
-        the grader's). The lab's own functions are of course allowed."""
+        """Global symbols a student's object may not define: every name the
+        test binary defines or uses, and everything the shared libraries it
+        loads define (a student 'rename' or 'json_object_new_double' would
+        replace the grader's; a '__gmon_start__', weak and undefined in the
+        runner, would run before main). The lab's own functions are of
+        course allowed."""
         binary = os.path.join(self.ref_build, f"test_lab{self.num}")
         own = set()
         for obj in self.student_objects(self.ref_build):
             own |= ObjectFile(obj).defined()
-        names = ObjectFile(binary).defined()
+        names = ObjectFile(binary).referenced()
         libs = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
         for line in libs.splitlines():
             f = line.split()

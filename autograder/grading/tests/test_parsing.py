@@ -79,9 +79,11 @@ class CallsConf(unittest.TestCase):
                          [("f", "tests", ["t1", "t2"]), ("f", "forbid", ["a*", "b"])])
 
     def test_errors(self):
-        for text in ("f forbid\n", "f allow x\n", "f forbid x\n"):  # no names, unknown kind, no tests line
+        for text in ("f forbid\n", "f allow x\n"):  # no names, unknown kind
             with self.assertRaises(ValueError):
                 calls.parse(text)
+        with self.assertRaises(ValueError):  # a rule without a tests line could fail nothing
+            calls.violations(calls.parse("f* forbid x\n"), ["f1"], lambda f: {})
 
     def test_lines_round_trip(self):
         found = [("f", ["t1", "t*"], "f calls g")]
