@@ -31,6 +31,8 @@
  *   --visible-only    run only the visible tests (or AG_VISIBLE_ONLY=1)
  *   --only NAME       run one test
  *   --list            list the tests with points and visibility
+ * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
+ * call rules, autograder/labN/calls.conf; make check writes FILE).
  * CK_DEFAULT_TIMEOUT and CK_TIMEOUT_MULTIPLIER scale the time limits as in
  * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
 #ifndef KIT_GRADER_H

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_WRONG = 3, EXIT_USAGE = 2, RATIO_BASE = 20, RATIO_STEPS = 20, RATIO_MAX = 10 };
+enum { EXIT_WRONG = 3, EXIT_USAGE = 2, RATIO_BASE = 20, RATIO_STEPS = 10, RATIO_MAX = 10 };
 
 void *perf_shared_alloc(size_t bytes)
 {

@@ -6,8 +6,9 @@
  * test: a lab's suite says whether the code is right, this says how fast.
  *
  *   HARNESS ARGS...                    prints the median time in seconds
- *   HARNESS --ref-seconds T ARGS...    exits with 20 + round(20 t / T), at most
- *                                      220 (t / T >= 10); 3 when a result was
+ *   HARNESS --ref-seconds T ARGS...    exits with 20 + round(10 t / T), at most
+ *                                      120 (t / T >= 10: clear of the 124-127
+ *                                      of timeout and the sandbox); 3 when a result was
  *                                      wrong or the call did not complete; 2
  *                                      for bad arguments
  *

@@ -51,10 +51,14 @@ else
 $(error IMPL must be 'skeleton' or 'reference', got '$(IMPL)')
 endif
 
-STUDENT_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
+# Student code gets a section per function and per datum, so that every call
+# it makes, even between two static functions of one file, shows in its
+# object as a relocation (the call rules, below, read them).
+STUDENT_SECTIONS = -ffunction-sections -fdata-sections
+STUDENT_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
 KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(CHECK_CFLAGS) $(LAB_CFLAGS)
 KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
-STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC -I$(LAB_DIR) -Icommon
+STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
 
 STUDENT_OBJS := $(addprefix $(BUILD)/student/,$(addsuffix .o,$(basename $(STUDENT_FILES))))
 kit_obj = $(addprefix $(KIT_BUILD)/,$(addsuffix .o,$(basename $(1))))
@@ -122,9 +126,22 @@ $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
 endef
 $(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
 
+# The call rules (autograder/labN/calls.conf: calls a student function may
+# not make or must make) are checked in the student's objects first; the
+# tests of a function that breaks one fail with the reason. make grade
+# checks them itself, outside the sandbox, and passes CALL_VIOLATIONS=FILE.
+CALLS_CONF := $(wildcard $(TEST_DIR)/calls.conf)
+ifeq ($(CALL_VIOLATIONS),)
+ifneq ($(CALLS_CONF),)
+CALL_VIOLATIONS := $(BUILD)/call-violations
+CHECK_CALLS = PYTHONPATH=autograder python3 -m grading.calls -o $(CALL_VIOLATIONS) $(CALLS_CONF) $(STUDENT_OBJS)
+endif
+endif
+
 check:
 	@test -x $(TEST_BIN) || { echo "lab $(LAB) is not built: run 'make lab$(LAB)' first" >&2; exit 2; }
 	@echo "lab $(LAB) ($(LAB_NAME)), built from $$(cat $(BUILD)/source 2>/dev/null)"
-	@$(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
+	@$(CHECK_CALLS)
+	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
 
 -include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,278 @@
+"""Grading a class: each submission in a fresh work folder (copy in the
+student files only, build in the sandbox, check the objects, run the suite
+in the sandbox, check its results against the reference's test list, score
+performance), several at once, resumable. See autograder/grade."""
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import queue
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from . import calls, perf
+from .elf import ObjectFile, startup_code, unsafe_symbols
+from .gradebook import Progress, write_gradebook, write_histogram
+from .lab import Lab
+from .report import feedback, gradescope_json
+from .results import apply_call_rules, read_results
+from .review import review_flags
+from .sandbox import SANDBOX, Sandbox, give_to, lock_down
+from .unpack import collect, refused, submissions
+from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Problem,
+                   fingerprint, write_atomic)
+from .watch import ResultsWatch
+
+
+class Grader:
+    def __init__(self, lab, out, args):
+        self.lab, self.out, self.args = lab, out, args
+        self.sandbox = Sandbox(lab.view, args.sandbox)
+        self.slots = queue.Queue()
+        for s in range(args.jobs):
+            self.slots.put(s)
+        self.perf_lock = threading.Lock()  # one timing at a time
+
+    def grade(self, sid, src):
+        final = os.path.join(self.out, "students", sid)
+        record = os.path.join(final, "grade.json")
+        why_not = refused(self.args.submissions, src)
+        fp = "refused: " + why_not if why_not else fingerprint(src)
+        if not self.args.force and os.path.exists(record):
+            try:
+                with open(record) as f:
+                    old = json.load(f)
+                if old.get("fingerprint") == fp:
+                    return old, True
+            except (OSError, ValueError):
+                pass
+        slot = self.slots.get()
+        t0 = time.time()
+        work = os.path.join(self.lab.work, "work", sid)
+        logs = os.path.join(self.out, "logs", sid)
+        try:
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(logs, ignore_errors=True)
+            os.makedirs(work)
+            os.makedirs(logs)
+            try:
+                if why_not:
+                    raise Problem(STATUS_REJECTED, why_not)
+                result = self.grade_in(src, work, logs, slot)
+            except Problem as p:
+                result = {"status": p.status, "message": p.message, "tests": [], "log": p.log,
+                          "flags": getattr(p, "flags", "") or (why_not or "")}
+            except Exception as e:  # a grader bug must not stop the batch
+                result = {"status": STATUS_ERROR, "message": f"{type(e).__name__}: {e}", "tests": [], "log": ""}
+        finally:
+            self.slots.put(slot)
+        result.update(student=sid, fingerprint=fp, seconds=round(time.time() - t0, 1), lab=self.lab.name,
+                      host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
+                      .strftime("%Y-%m-%d %H:%M UTC"))
+        self.finish(result, final, logs)
+        if not self.args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return result, False
+
+    def grade_in(self, src, work, logs, slot):
+        srcdir = os.path.join(work, "src")
+        os.makedirs(srcdir)
+        collect(src, srcdir, self.lab.student_files, work)
+        flags = review_flags(srcdir)
+        build, out = os.path.join(work, "build"), os.path.join(work, "results")
+        for d in (build, out):
+            os.makedirs(d)
+        os.chmod(work, 0o755)
+        give_to(slot, srcdir, build, out)
+        try:
+            return self.build_and_test(srcdir, work, logs, slot, flags)
+        except Problem as p:
+            p.flags = flags
+            raise
+
+    def build_and_test(self, srcdir, work, logs, slot, flags):
+        lab = self.lab
+        build, out = os.path.join(work, "build"), os.path.join(work, "results")
+        kit, sub = self.sandbox.paths(work)
+        binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
+        make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
+                f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}"]
+        rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall)
+        write_atomic(os.path.join(logs, "build.log"), log)
+        if rc == 124:
+            raise Problem(STATUS_TIMEOUT, f"the build took longer than {self.args.build_wall} s", log)
+        if rc != 0:
+            raise Problem(STATUS_BUILD, "the build failed: the compiler's messages follow", log)
+
+        lock_down(build)
+        objects = lab.student_objects(build)
+        self.check_objects(objects)
+        broken = self.check_calls(objects, build)
+
+        binds = [(build, "/sub/build", False), (out, "/sub/results", True)]
+        env = {"CK_TIMEOUT_MULTIPLIER": os.environ.get("CK_TIMEOUT_MULTIPLIER", "1")}
+        if "KIT_GPU_COUNT" in os.environ:
+            env["KIT_GPU_COUNT"] = os.environ["KIT_GPU_COUNT"]
+        gpu = any(t["gpu"] for t in lab.tests)
+        check = make + ["check", f"RESULTS={sub}/results/results.json",
+                        f"CALL_VIOLATIONS={sub}/build/call-violations"]
+        watch = ResultsWatch(out)
+        try:
+            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu)
+        finally:
+            tampered = watch.finish()
+        write_atomic(os.path.join(logs, "check.log"), log)
+        if tampered:
+            raise Problem(STATUS_REJECTED, "its code tampered with the test runner's results file "
+                          f"({tampered}): no test is counted", log)
+        if rc == 124:
+            raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
+                          "(each test has its own limit too): an endless loop in several tests?")
+        tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
+        result = {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "", "flags": flags}
+        for p in lab.perf:
+            result["tests"].append(perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs,
+                                                self.perf_lock, self.args.build_wall))
+        return result
+
+    def check_objects(self, objects):
+        """Student code must not run in the test runner's own process (only
+        in the tests it forks), nor replace a function the runner calls: no
+        constructors or destructors (but nvcc's own, exactly, in .cu
+        objects), no IFUNC resolvers, no global symbol that the kit or a
+        library it loads defines. Read here, outside the sandbox, by
+        pyelftools (pure Python: parsing runs none of the object's code)."""
+        bad = []
+        for path in objects:
+            try:
+                obj = ObjectFile(path)
+            except ValueError as e:
+                raise Problem(STATUS_REJECTED, f"the compiled objects could not be inspected: {e}")
+            bad += [f"has {what} (code that runs before or after main)" for what in startup_code(obj, self.lab.from_cu(path))]
+            bad += [f"defines {name}, which belongs to the C library or the grader (make it static, or rename it)"
+                    for name in unsafe_symbols(obj, self.lab.forbidden)]
+        if bad:
+            raise Problem(STATUS_REJECTED, "the submission was not run: its code " + "; ".join(sorted(set(bad))))
+
+    def check_calls(self, objects, build):
+        """The lab's call rules, decided here; the runner gets the verdicts
+        (to fail those tests with the reason) and they are applied again to
+        its results."""
+        if not self.lab.calls_conf:
+            found = []
+        else:
+            try:
+                found = calls.check(self.lab.calls_conf, objects)
+            except ValueError as e:
+                raise Problem(STATUS_REJECTED, f"the compiled objects could not be inspected: {e}")
+        write_atomic(os.path.join(build, "call-violations"), calls.format_lines(found))
+        os.chmod(os.path.join(build, "call-violations"), 0o644)
+        return calls.read_lines(calls.format_lines(found))
+
+    def finish(self, result, final, logs):
+        os.makedirs(final, exist_ok=True)
+        tests = result["tests"]
+        result["total"] = round(sum(t["score"] for t in tests), 2)
+        result["max_score"] = self.lab.max_points
+        log = result.pop("log", "")
+        if log:
+            write_atomic(os.path.join(logs, "problem.log"), log)
+        write_atomic(os.path.join(final, "results.json"), json.dumps(gradescope_json(result, log), indent=1))
+        write_atomic(os.path.join(final, "feedback.txt"), feedback(result, log, self.lab.num, self.lab.name))
+        write_atomic(os.path.join(final, "grade.json"), json.dumps(result, indent=1))
+
+
+def arguments(doc, argv=None):
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    ap.add_argument("lab", help="the lab's number")
+    ap.add_argument("submissions", help="the folder of submissions")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="submissions graded at once [1]")
+    ap.add_argument("-o", "--out", help="where results go [build/grade/labN]")
+    ap.add_argument("--force", action="store_true", help="grade again what is already graded")
+    ap.add_argument("--wall", type=int, default=600, help="seconds for all the tests of one submission [600]")
+    ap.add_argument("--build-wall", type=int, default=180, help="seconds for one build [180]")
+    ap.add_argument("--no-perf", action="store_true", help="no performance points (autograder/perf/perf.conf)")
+    ap.add_argument("--keep", action="store_true", help="keep the work folders (OUT/work)")
+    ap.add_argument("--only", help="grade only these students (comma-separated)")
+    ap.add_argument("--sandbox", choices=("required", "off"), default="required",
+                    help="'off' runs student code unconfined: only for code you trust [required]")
+    args = ap.parse_args(argv)
+    if not args.lab.isdigit():
+        sys.exit("grade: LAB is a lab's number, e.g. 1")
+    if not os.path.isdir(args.submissions):
+        sys.exit(f"grade: {args.submissions} is not a folder")
+    args.jobs = max(1, args.jobs)
+    return args
+
+
+def main(doc, argv=None):
+    args = arguments(doc, argv)
+    out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
+    if args.sandbox == "required":
+        probe = subprocess.run([SANDBOX, "--probe"], capture_output=True, text=True)
+        if probe.returncode != 0:
+            sys.exit(probe.stderr.strip() + "\ngrade: refusing to run student code without the sandbox "
+                     "(--sandbox off runs it unconfined: only for code you trust)")
+        print(probe.stdout.strip(), file=sys.stderr)
+    os.makedirs(os.path.join(out, "students"), exist_ok=True)
+
+    subs = submissions(args.submissions)
+    if args.only:
+        keep = set(args.only.split(","))
+        subs = {k: v for k, v in subs.items() if k in keep}
+    lab = Lab(args.lab, out, args)
+    print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submissions from {args.submissions}, "
+          f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
+    lab.prepare()
+    grader = Grader(lab, out, args)
+    progress = Progress(len(subs))
+    t0 = time.time()
+    fresh = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        # Not abspath: a class entry that is a link must stay one to be refused.
+        futures = {pool.submit(grader.grade, sid, os.path.join(os.path.abspath(args.submissions),
+                                                               os.path.basename(p))): sid for sid, p in subs.items()}
+        for fut in concurrent.futures.as_completed(futures):
+            try:
+                r, skipped = fut.result()
+            except Exception as e:  # writing its results failed (a full disk?): say so, go on
+                r, skipped = {"status": f"{STATUS_ERROR}: {type(e).__name__}: {e}", "total": 0,
+                              "max_score": lab.max_points}, False
+            fresh += not skipped
+            progress.step(futures[fut], r, skipped)
+
+    try:
+        os.rmdir(os.path.join(lab.work, "work"))  # empty unless --keep
+    except OSError:
+        pass
+    if lab.work != os.path.join(out, ".grader") and not args.keep:
+        shutil.rmtree(lab.work, ignore_errors=True)
+    records = []
+    for sid in sorted(os.listdir(os.path.join(out, "students"))):
+        try:
+            with open(os.path.join(out, "students", sid, "grade.json")) as f:
+                records.append(json.load(f))
+        except (OSError, ValueError):
+            pass
+    columns = [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]
+    write_gradebook(out, columns, records)
+    text = write_histogram(out, lab.num, lab.name, lab.max_points, records)
+    by_status = {}
+    for r in records:
+        by_status[r["status"]] = by_status.get(r["status"], 0) + 1
+    totals = [r["total"] for r in records]
+    print(f"\nGraded {fresh} now ({len(subs) - fresh} already graded) in {time.time() - t0:.0f} s; "
+          f"the gradebook holds {len(records)}:", file=sys.stderr)
+    print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
+    if totals:
+        print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
+              f"{lab.max_points:g}", file=sys.stderr)
+    print(text, file=sys.stderr, end="")
+    print(f"{out}/gradebook.csv, {out}/students/*/feedback.txt, results.json; {out}/histogram.png", file=sys.stderr)

@@ -1,0 +1,123 @@
+"""The call rules of a lab: autograder/labN/calls.conf says, per function
+the student writes, which calls it may not make and which it must make;
+this finds the calls in the student's compiled objects (elf.CallGraph:
+directly, or through any other function of the submission) and names the
+tests that fail because of them.
+
+calls.conf, one rule a line ('#' starts a comment; FUNCTION is a glob over
+the submission's global functions, the others are globs too):
+    FUNCTION  tests    TEST...      the tests that fail when FUNCTION breaks a rule
+    FUNCTION  forbid   SYMBOL...    calls FUNCTION may not make
+    FUNCTION  require  SYMBOL...    calls FUNCTION must make (at least one of them)
+SYMBOL globs name external symbols: what the submission calls but does not
+define (the kit's code, libraries).
+
+    python3 -m grading.calls [-o OUT] CALLS_CONF OBJECT...
+writes OUT (default: standard output), one line per broken rule and test
+glob: "TEST-GLOB<TAB>MESSAGE"; the test runner (autograder/grader.c, through
+AG_CALL_VIOLATIONS=OUT) fails those tests with the message. Exit status 0
+when the objects could be read (broken rules or not), 2 otherwise."""
+import argparse
+import fnmatch
+import sys
+
+KINDS = ("tests", "forbid", "require")
+
+
+class Rule:
+    def __init__(self, function, kind, patterns, where):
+        self.function, self.kind, self.patterns, self.where = function, kind, patterns, where
+
+    def applies_to(self, function):
+        return fnmatch.fnmatchcase(function, self.function)
+
+
+def parse(text, source="calls.conf"):
+    rules = []
+    for n, line in enumerate(text.splitlines(), 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        where = f"{source}:{n}"
+        if len(fields) < 3 or fields[1] not in KINDS:
+            raise ValueError(f"{where}: expected 'FUNCTION {'|'.join(KINDS)} NAME...', got '{line.strip()}'")
+        rules.append(Rule(fields[0], fields[1], fields[2:], where))
+    return rules
+
+
+def any_match(name, patterns):
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def forbidden_for(rules, function, symbol):
+    return any(r.kind == "forbid" and r.applies_to(function) and any_match(symbol, r.patterns) for r in rules)
+
+
+def violations(rules, functions, calls_of):
+    """[(function, test globs, message)] for the functions that break a rule.
+    functions: the submission's global functions; calls_of(f): {external
+    symbol: [functions on the way]}."""
+    ruled = [f for f in functions if any(r.applies_to(f) for r in rules if r.kind == "tests")]
+    for f in functions:
+        for r in rules:
+            if r.kind != "tests" and r.applies_to(f) and f not in ruled:
+                raise ValueError(f"{r.where}: {f} has a {r.kind} rule but no 'tests' line: "
+                                 "its broken rule could fail no test")
+    out = []
+    for f in ruled:
+        tests = [p for r in rules if r.kind == "tests" and r.applies_to(f) for p in r.patterns]
+        calls = calls_of(f)
+        for symbol in sorted(calls):
+            if not forbidden_for(rules, f, symbol):
+                continue
+            via = f" (through {', '.join(calls[symbol])})" if calls[symbol] else ""
+            allowed = [g for g in ruled if not forbidden_for(rules, g, symbol)]
+            verdict = (f"which this lab reserves for {' and '.join(allowed)}" if allowed else
+                       "which no function of this lab may call: the point is to write it yourself")
+            out.append((f, tests, f"{f} calls {symbol}{via}, {verdict}"))
+        for r in rules:
+            if r.kind == "require" and r.applies_to(f) and not any(any_match(s, r.patterns) for s in calls):
+                out.append((f, tests, f"{f} makes none of the calls this lab requires of it "
+                                      f"({', '.join(r.patterns)}), neither itself nor through your other functions"))
+    return out
+
+
+def format_lines(found):
+    """The runner's file: one 'TEST-GLOB<TAB>MESSAGE' a line."""
+    return "".join(f"{t}\t{msg}\n" for _, tests, msg in found for t in tests)
+
+
+def read_lines(text):
+    """[(test glob, message)] of such a file."""
+    return [tuple(line.split("\t", 1)) for line in text.splitlines() if "\t" in line]
+
+
+def check(conf_path, objects):
+    from .elf import CallGraph
+    with open(conf_path) as f:
+        rules = parse(f.read(), conf_path)
+    graph = CallGraph(objects)
+    return violations(rules, graph.functions(), graph.external_calls)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="checks a lab's call rules in the student's objects")
+    ap.add_argument("-o", "--out", help="the file for the test runner [standard output]")
+    ap.add_argument("conf")
+    ap.add_argument("objects", nargs="+")
+    args = ap.parse_args(argv)
+    try:
+        text = format_lines(check(args.conf, args.objects))
+    except (OSError, ValueError) as e:
+        print(f"call rules: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

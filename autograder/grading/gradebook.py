@@ -1,0 +1,84 @@
+"""The class's results: gradebook.csv, the histogram of totals, and the
+progress line while grading."""
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from .util import write_atomic
+
+
+def gradebook_csv(columns, records):
+    """One row per student: status, total, max, each column's points, the
+    review column (flags, or why an entry was refused)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["student", "status", "total", "max"] + columns + ["review"])
+    for r in records:
+        got = {t["name"]: t["score"] for t in r["tests"]}
+        w.writerow([r["student"], r["status"], f"{r['total']:g}", f"{r['max_score']:g}"] +
+                   [f"{got[n]:g}" if n in got else "" for n in columns] + [r.get("flags", "")])
+    return buf.getvalue()
+
+
+def histogram_counts(totals, mx, bins=10):
+    counts = [0] * bins
+    for t in totals:
+        counts[min(int(t / mx * bins), bins - 1) if mx else 0] += 1
+    return counts
+
+
+def histogram_text(totals, mx, lab_num, bins=10):
+    counts = histogram_counts(totals, mx, bins)
+    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {mx:g}):"]
+    for i, c in enumerate(counts):
+        lo, hi = mx * i / bins, mx * (i + 1) / bins
+        lines.append(f"  {lo:5.1f} - {hi:5.1f}{']' if i == bins - 1 else ')'} {c:4d} {'#' * c}")
+    return "\n".join(lines) + "\n"
+
+
+def write_gradebook(out, columns, records):
+    write_atomic(os.path.join(out, "gradebook.csv"), gradebook_csv(columns, records))
+
+
+def write_histogram(out, lab_num, lab_name, mx, records, bins=10):
+    totals = [r["total"] for r in records]
+    text = histogram_text(totals, mx, lab_num, bins)
+    write_atomic(os.path.join(out, "histogram.txt"), text)
+    counts = histogram_counts(totals, mx, bins)
+    write_atomic(os.path.join(out, "histogram.dat"),
+                 "".join(f"{mx * (i + 0.5) / bins:g} {c}\n" for i, c in enumerate(counts)))
+    if shutil.which("gnuplot"):
+        script = (f"set terminal png size 800,500\nset output '{out}/histogram.png.tmp'\n"
+                  f"set title 'Lab {lab_num} ({lab_name}): totals of {len(records)} submissions'\n"
+                  f"set xlabel 'total points (of {mx:g})'\nset ylabel 'submissions'\nset style fill solid 0.6\n"
+                  f"set boxwidth {mx / bins * 0.9:g}\nset xrange [0:{mx:g}]\nset yrange [0:*]\nunset key\n"
+                  f"plot '{out}/histogram.dat' using 1:2 with boxes\n")
+        if subprocess.run(["gnuplot"], input=script, text=True, capture_output=True).returncode == 0:
+            os.replace(f"{out}/histogram.png.tmp", f"{out}/histogram.png")
+    return text
+
+
+class Progress:
+    def __init__(self, total):
+        self.total, self.done, self.tty, self.t0 = total, 0, sys.stderr.isatty(), time.time()
+        self.lock = threading.Lock()
+
+    def step(self, sid, r, skipped):
+        with self.lock:
+            self.done += 1
+            what = f"{sid}: {r['status']} {r['total']:g}/{r['max_score']:g}" + (" (already graded)" if skipped else "")
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {time.time() - self.t0:5.0f} s"
+            if self.tty:
+                sys.stderr.write(f"\r\033[K{bar}  {what}"[:200])
+                if self.done == self.total:
+                    sys.stderr.write("\n")
+            else:
+                sys.stderr.write(f"{bar}  {what}\n")
+            sys.stderr.flush()

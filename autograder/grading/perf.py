@@ -1,0 +1,177 @@
+"""Performance points (autograder/perf/perf.conf): a harness linked with the
+student's objects times one function against the reference's, alternately
+in the same run on the same machine; points from the ratio of the times.
+
+perf.conf, one line per score:
+    LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
+THREADS: 1, or 'all' (every core the grader may use: OMP_NUM_THREADS).
+ARGS may hold {N_BEYOND_LLC}: the side of a square matrix of doubles that
+fills the host's last-level cache (see beyond_llc)."""
+import glob
+import os
+import statistics
+
+from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
+
+PERF_CONF = os.path.join(KIT, "autograder", "perf", "perf.conf")
+RUNS = 3                    # alternating rounds of reference and student; the median ratio counts
+
+
+class Perf:
+    def __init__(self, fields, cache_bytes=None):
+        (self.lab, self.name, points, full, zero, threads, requires, self.harness, *args) = fields
+        self.points, self.full_at, self.zero_at = float(points), float(full), float(zero)
+        if not 1 <= self.full_at < self.zero_at or threads not in ("1", "all"):
+            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at and threads 1 or all")
+        self.threads = threads
+        self.requires = requires.split(",")
+        n = beyond_llc(cache_bytes if cache_bytes is not None else last_level_cache_bytes())
+        self.harness_args = [a.replace("{N_BEYOND_LLC}", str(n)) for a in args]
+
+    def score(self, ratio):
+        """Full points up to full_at x the reference's time, none from
+        zero_at x, linear in Tref/T between (no jump anywhere)."""
+        if ratio <= self.full_at:
+            return self.points
+        if ratio >= self.zero_at:
+            return 0.0
+        f = (1 / ratio - 1 / self.zero_at) / (1 / self.full_at - 1 / self.zero_at)
+        return round(self.points * f, 2)
+
+    def env(self):
+        cores = len(os.sched_getaffinity(0)) if self.threads == "all" else 1
+        return {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(cores)}
+
+    def link_cmd(self, lab, build, kit):
+        libs = make_var(lab.num, "LAB_LDLIBS").split()
+        perf = f"{kit}/autograder/perf"
+        objs = [f"{build}/student/{os.path.basename(o)}" for o in lab.student_objects(lab.ref_build)]
+        return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", f"-I{kit}/labs/{lab.name}", f"-I{kit}/common",
+                f"-I{perf}", "-o", f"{build}/perf_{self.name}", f"{perf}/{self.harness}.c", f"{perf}/perf_harness.c",
+                *objs, f"{kit}/{lab.kit_build}/libkitcommon.a", *libs, "-lm"]
+
+    def build_reference(self, lab):
+        rc, log = run_capture(self.link_cmd(lab, lab.ref_build, lab.view))
+        if rc != 0:
+            raise SystemExit(f"grade: the performance harness {self.harness} does not build:\n{log}")
+
+
+def parse(text, lab, cache_bytes=None):
+    out = []
+    for line in text.splitlines():
+        fields = line.split("#", 1)[0].split()
+        if fields and fields[0] == str(lab):
+            out.append(Perf(fields, cache_bytes))
+    return out
+
+
+def perf_config(lab):
+    if not os.path.exists(PERF_CONF):
+        return []
+    with open(PERF_CONF) as f:
+        return parse(f.read(), lab)
+
+
+def beyond_llc(cache_bytes, step=64, most=8192):
+    """The smallest multiple of step n with an n x n matrix of doubles at
+    least as large as the last-level cache (at most `most`): a blocked
+    product's reuse of B then decides its speed on every CPU, whatever its
+    cache sizes, while a loop order that streams B from memory cannot hide."""
+    n = step
+    while n * n * 8 < cache_bytes and n < most:
+        n += step
+    return n
+
+
+def parse_size(text):
+    """sysfs's '32768K', '8M', or bytes."""
+    text = text.strip().upper()
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    return int(text.rstrip("KMG")) * scale
+
+
+def last_level_cache_bytes():
+    """The largest data or unified cache of this host: sysfs's view of cpu0
+    and the C library's (CPUID), the larger one; 32 MiB when neither says."""
+    sizes = []
+    for index in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
+        try:
+            with open(f"{index}/type") as t, open(f"{index}/size") as s:
+                if t.read().strip() in ("Data", "Unified"):
+                    sizes.append(parse_size(s.read()))
+        except (OSError, ValueError):
+            pass
+    for name in ("SC_LEVEL4_CACHE_SIZE", "SC_LEVEL3_CACHE_SIZE", "SC_LEVEL2_CACHE_SIZE"):
+        try:
+            sizes.append(max(os.sysconf(name), 0))
+        except (ValueError, OSError):
+            pass
+    return max(sizes) if sizes and max(sizes) > 0 else 32 << 20
+
+
+def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
+    """The performance entry of one submission (a test of the gradebook)."""
+    entry = {"name": f"perf_{p.name}", "max_score": p.points, "score": 0.0, "visibility": "visible"}
+    passed = {t["name"] for t in tests if t["status"] == "passed"}
+    missing = [r for r in p.requires if r not in passed]
+    if missing:
+        entry.update(status="failed", output="SKIP: performance counts only for correct code; "
+                     f"these tests must pass first: {', '.join(missing)}")
+        return entry
+    from .sandbox import give_to, lock_down
+    kit, sub = sandbox.paths(work)
+    perfdir = os.path.join(work, f"perf_{p.name}")
+    os.makedirs(perfdir)
+    give_to(slot, perfdir)
+    binds = [(build, "/sub/build", False), (perfdir, "/sub/perf", True)]
+    link = p.link_cmd(lab, f"{sub}/build", kit)
+    harness = f"{sub}/perf/harness" if sandbox.mode != "off" else os.path.join(perfdir, "harness")
+    link[link.index("-o") + 1] = harness
+    rc, log = sandbox.run(slot, binds, link, build_wall)
+    if rc != 0:
+        entry.update(status="failed", output=f"FAIL: the performance harness did not link:\n{log[-2000:]}")
+        return entry
+    lock_down(perfdir)
+    ref = os.path.join(lab.ref_build, f"perf_{p.name}")
+    ratios, times, notes = [], [], []
+    with lock:  # one timing at a time
+        for _ in range(RUNS):
+            rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
+                                   [sandbox.inside(ref, "/ref"), *p.harness_args], 300, p.env())
+            try:
+                tref = float(rlog.split()[-1])
+            except (ValueError, IndexError):
+                raise Problem(STATUS_ERROR, f"the reference's harness failed: {rlog[-500:]}")
+            rc, slog = sandbox.run(slot, binds, [harness, "--ref-seconds", f"{tref:.9f}", *p.harness_args],
+                                   300, p.env())
+            notes.append(slog[-300:])
+            ratio = harness_ratio(rc)
+            if ratio is None:
+                why = {3: "its result was wrong", 124: "it took too long"}.get(rc, f"it failed (status {rc})")
+                entry.update(status="failed", output=f"FAIL: the timed run of {' '.join(p.harness_args)} "
+                             f"did not complete: {why}")
+                write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))
+                return entry
+            ratios.append(ratio)
+            times.append(tref)
+    write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))
+    return scored_entry(p, entry, statistics.median(ratios), statistics.median(times))
+
+
+def harness_ratio(rc):
+    """The student's time over the reference's, from the harness's exit
+    status (20 + 10 ratio, see perf_harness.h); None when it did not end well
+    (3: a wrong result; 124: the time limit; 125-127: the sandbox failed)."""
+    return (rc - 20) / 10.0 if 20 <= rc <= 120 else None
+
+
+def scored_entry(p, entry, ratio, tref):
+    score = p.score(ratio)
+    threads = p.env()["OMP_NUM_THREADS"]
+    entry.update(score=score, status="passed" if score == p.points else "failed",
+                 output=f"{'PASS' if score == p.points else 'SLOW'}: {'at least ' if ratio >= 10 else ''}"
+                 f"{ratio:.2f} x the reference's time (median of {RUNS} alternating runs; reference "
+                 f"{tref * 1e3:.1f} ms, {threads} thread{'s' if threads != '1' else ''}) for "
+                 f"{' '.join(p.harness_args)}; full points up to {p.full_at:g} x, none from {p.zero_at:g} x",
+                 extra_data={"ratio": ratio, "reference_seconds": tref})
+    return entry

@@ -1,0 +1,92 @@
+"""Running one command of a submission confined: in the bubblewrap
+sandbox (autograder/sandbox/run: the kit copy at /kit, the submission's
+folders at /sub), or, with --sandbox off, under limits only."""
+import os
+
+from .util import KIT, run_capture
+
+SANDBOX = os.path.join(KIT, "autograder", "sandbox", "run")
+FIRST_UID = 60000           # sandbox uids: FIRST_UID + slot, one per parallel job
+
+
+class Sandbox:
+    def __init__(self, view, mode):
+        self.view, self.mode = view, mode
+
+    def run(self, slot, binds, cmd, wall, env=None, gpu=False):
+        """binds: (outside path, path inside, writable); returns (status, output)."""
+        if self.mode == "off":
+            # No namespaces (a container that refuses them, such as
+            # Gradescope's): limits, a clean environment and, as root,
+            # another uid are all that is left.
+            full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={64 << 20}", "--core=0", "--cpu=300",
+                    f"--as={4 << 30}" if not gpu else "--as=unlimited", "--nofile=256"]
+            if os.geteuid() == 0:
+                uid = str(FIRST_UID + slot)
+                full += ["--nproc=128", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+            e = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
+            return run_capture(full + cmd, cwd=self.view, env=e)
+        full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(FIRST_UID + slot)]
+        staged_env, staged_dirs = staged_libraries()
+        env = {**staged_env, **(env or {})}
+        binds = binds + [(d, d, False) for d in staged_dirs]
+        for src, dst, writable in binds:
+            full += ["--bind" if writable else "--ro-bind", src, dst]
+        for k, v in env.items():
+            full += ["--setenv", k, v]
+        if gpu:
+            full.append("--gpu")
+        return run_capture(full + ["--", *cmd])
+
+    def paths(self, work):
+        """(kit, submission) folders as the sandboxed commands see them."""
+        if self.mode == "off":
+            return self.view, work
+        return "/kit", "/sub"
+
+    def inside(self, path, mount):
+        """A file of a folder bound at mount, as the commands see it."""
+        return path if self.mode == "off" else f"{mount}/{os.path.basename(path)}"
+
+
+def staged_libraries():
+    """Libraries staged outside /usr (a GPU host without a package registry
+    gets Check this way) are found through these variables; the sandbox gets
+    them and, read-only, the folders they name."""
+    env, dirs = {}, set()
+    for var in ("CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "LD_LIBRARY_PATH"):
+        if os.environ.get(var):
+            env[var] = os.environ[var]
+            dirs |= {os.path.realpath(d) for d in os.environ[var].split(":")
+                     if d and os.path.isdir(d) and not os.path.realpath(d).startswith("/usr/")}
+    return env, sorted(dirs)
+
+
+def lock_down(folder):
+    """After the build: the build folder belongs to root and its programs are
+    execute-only for the sandbox's user. A program its user may not read
+    runs non-dumpable, so the student code in a test cannot ptrace the test
+    runner or write its memory through /proc."""
+    if os.geteuid() != 0:
+        return
+    for root, dirs, files in os.walk(folder):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            if os.path.islink(p):
+                os.unlink(p)
+                continue
+            os.chown(p, 0, 0)
+            mode = os.stat(p).st_mode
+            if os.path.isfile(p) and mode & 0o111:
+                os.chmod(p, 0o711)
+            else:
+                os.chmod(p, (mode & 0o755) | (0o755 if os.path.isdir(p) else 0o644))
+    os.chown(folder, 0, 0)
+    os.chmod(folder, 0o755)
+
+
+def give_to(slot, *folders):
+    """Folders the sandbox's user of this slot writes in (run as root)."""
+    if os.geteuid() == 0:
+        for d in folders:
+            os.chown(d, FIRST_UID + slot, FIRST_UID + slot)

@@ -1,0 +1,44 @@
+"""Every lab's calls.conf against the lab as it is: each test glob names a
+test the lab registers, each function glob a function of the lab's headers
+(a renamed test or function would otherwise turn a rule off silently)."""
+import fnmatch
+import glob
+import os
+import re
+import unittest
+
+from grading import calls
+from grading.util import KIT
+
+
+class LabCallRules(unittest.TestCase):
+    def test_every_lab(self):
+        confs = sorted(glob.glob(os.path.join(KIT, "autograder", "lab*", "calls.conf")))
+        self.assertGreaterEqual(len(confs), 4)
+        for conf in confs:
+            lab = os.path.basename(os.path.dirname(conf))
+            with self.subTest(lab=lab):
+                with open(conf) as f:
+                    rules = calls.parse(f.read(), conf)
+                tests = set()
+                for src in glob.glob(os.path.join(KIT, "autograder", lab, "*.c")):
+                    with open(src) as f:
+                        tests |= set(re.findall(r"\.test\s*=\s*(\w+)", f.read()))
+                headers = ""
+                for h in glob.glob(os.path.join(KIT, "labs", lab + "-*", "*.h")):
+                    with open(h) as f:
+                        headers += f.read()
+                declared = set(re.findall(r"\b(\w+)\s*\(", headers))
+                with_tests = {f for r in rules if r.kind == "tests" for f in fnmatch.filter(declared, r.function)}
+                for r in rules:
+                    self.assertTrue(fnmatch.filter(declared, r.function),
+                                    f"{r.where}: {r.function} names no function of the lab's headers")
+                    for f in fnmatch.filter(declared, r.function):
+                        self.assertIn(f, with_tests, f"{r.where}: {f} has a {r.kind} rule but no tests line")
+                    if r.kind == "tests":
+                        for p in r.patterns:
+                            self.assertTrue(fnmatch.filter(tests, p), f"{r.where}: {p} names no test of {lab}")
+
+
+if __name__ == "__main__":
+    unittest.main()

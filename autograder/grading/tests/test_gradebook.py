@@ -1,0 +1,52 @@
+"""The gradebook and the histogram, and the student's feedback."""
+import csv
+import io
+import unittest
+
+from grading import gradebook, report
+
+
+def record(student, status, tests, flags=""):
+    return {"student": student, "status": status, "total": sum(t["score"] for t in tests), "max_score": 6,
+            "tests": tests, "flags": flags}
+
+
+class Gradebook(unittest.TestCase):
+    def test_rows(self):
+        rows = [record("ann", "graded", [{"name": "a", "score": 2.0}, {"name": "perf_blk", "score": 1.5}]),
+                record("bob", "rejected", [], "the entry is a symbolic link")]
+        text = gradebook.gradebook_csv(["a", "b", "perf_blk"], rows)
+        got = list(csv.DictReader(io.StringIO(text)))
+        self.assertEqual(list(got[0]), ["student", "status", "total", "max", "a", "b", "perf_blk", "review"])
+        self.assertEqual((got[0]["total"], got[0]["a"], got[0]["b"], got[0]["perf_blk"]), ("3.5", "2", "", "1.5"))
+        self.assertEqual((got[1]["status"], got[1]["total"], got[1]["review"]),
+                         ("rejected", "0", "the entry is a symbolic link"))
+
+    def test_histogram(self):
+        self.assertEqual(gradebook.histogram_counts([0, 4, 34, 34, 17], 34), [1, 1, 0, 0, 0, 1, 0, 0, 0, 2])
+        text = gradebook.histogram_text([0, 34], 34, 1)
+        self.assertIn("Totals of 2 submissions (lab 1, out of 34):", text)
+        self.assertEqual(gradebook.histogram_counts([1], 0), [1] + [0] * 9)  # no points at all: no division by 0
+
+
+class Feedback(unittest.TestCase):
+    def test_hidden_details_kept_back(self):
+        r = record("ann", "graded", [{"name": "a", "score": 0.0, "max_score": 2, "status": "failed",
+                                      "output": "FAIL: expected 1, got 2"},
+                                     {"name": "hidden_x", "score": 0.0, "max_score": 1, "status": "failed",
+                                      "output": "FAIL: secret", "hidden": True}])
+        r.update(total=0.0, max_score=3)
+        text = report.feedback(r, "", 1, "lab1-matmult")
+        self.assertIn("expected 1, got 2", text)
+        self.assertNotIn("secret", text)
+        self.assertIn("hidden test: failed; its details are kept back", text)
+        g = report.gradescope_json(r, "")
+        self.assertEqual([t["visibility"] for t in g["tests"]], ["visible", "after_due_date"])
+
+    def test_build_log_cleaned(self):
+        log = "gcc -O2 -c /sub/build/student/matmult.c\n/sub/build/student/matmult.c:3:1: error: expected ';'\n"
+        self.assertEqual(report.clean_log(log), "matmult.c:3:1: error: expected ';'")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,81 @@
+"""Scoring: performance points from the ratio of times, the harness's exit
+status, the size beyond the last-level cache; the call rules' verdicts."""
+import unittest
+
+from grading import calls, perf
+
+
+class PerfScore(unittest.TestCase):
+    def setUp(self):
+        (self.p,) = perf.parse("1 blk 4 2.0 10.0 1 t lab1_blk 1\n", 1, cache_bytes=1)
+
+    def test_formula(self):
+        self.assertEqual(self.p.score(1.0), 4.0)
+        self.assertEqual(self.p.score(2.0), 4.0)
+        self.assertEqual(self.p.score(10.0), 0.0)
+        self.assertEqual(self.p.score(50.0), 0.0)
+        # linear in the speed: 4 (1/3 - 1/10) / (1/2 - 1/10) = 2.33
+        self.assertEqual(self.p.score(3.0), 2.33)
+        self.assertEqual(self.p.score(5.0), 1.0)
+
+    def test_no_jump_and_monotone(self):
+        last = 4.0
+        for i in range(200, 1001):
+            s = self.p.score(i / 100)
+            self.assertLessEqual(s, last)
+            self.assertLess(last - s, 0.05)
+            last = s
+
+    def test_harness_status(self):
+        self.assertEqual(perf.harness_ratio(30), 1.0)
+        self.assertEqual(perf.harness_ratio(45), 2.5)
+        self.assertEqual(perf.harness_ratio(120), 10.0)
+        self.assertIsNone(perf.harness_ratio(3))    # a wrong result
+        self.assertIsNone(perf.harness_ratio(124))  # the time limit
+        self.assertIsNone(perf.harness_ratio(0))    # exit(0) from student code
+
+    def test_entry(self):
+        e = perf.scored_entry(self.p, {"name": "perf_blk", "max_score": 4.0, "score": 0.0}, 3.0, 0.5)
+        self.assertEqual((e["score"], e["status"]), (2.33, "failed"))
+        self.assertIn("3.00 x the reference's time", e["output"])
+
+    def test_beyond_llc(self):
+        self.assertEqual(perf.beyond_llc(32 << 20), 2048)          # 2048^2 * 8 bytes = 32 MiB
+        self.assertEqual(perf.beyond_llc((32 << 20) + 1), 2112)
+        self.assertEqual(perf.beyond_llc(1 << 40), 8192)           # capped
+        self.assertGreaterEqual(perf.beyond_llc(perf.last_level_cache_bytes()) ** 2 * 8,
+                                min(perf.last_level_cache_bytes(), 8192 ** 2 * 8))
+        self.assertEqual(perf.parse_size("32768K"), 32 << 20)
+        self.assertEqual(perf.parse_size("8M"), 8 << 20)
+
+
+class CallRules(unittest.TestCase):
+    conf = ("lib tests lib_t all\nnat tests nat_t all\nomp tests omp_t\n"
+            "nat forbid cblas_*\nomp forbid cblas_*\nomp require GOMP_parallel*\n")
+
+    def verdicts(self, graph):
+        return calls.violations(calls.parse(self.conf), sorted(graph), lambda f: graph[f])
+
+    def test_clean(self):
+        self.assertEqual(self.verdicts({"lib": {"cblas_dgemm": []}, "nat": {"malloc": []},
+                                        "omp": {"GOMP_parallel": []}}), [])
+
+    def test_forbidden_through_another_function(self):
+        (v,) = self.verdicts({"lib": {"cblas_dgemm": []}, "nat": {"cblas_dgemm": ["lib"]},
+                              "omp": {"GOMP_parallel": []}})
+        self.assertEqual(v, ("nat", ["nat_t", "all"],
+                             "nat calls cblas_dgemm (through lib), which this lab reserves for lib"))
+
+    def test_required_missing(self):
+        (v,) = self.verdicts({"lib": {}, "nat": {}, "omp": {"memcpy": []}})
+        self.assertEqual(v[0], "omp")
+        self.assertIn("GOMP_parallel*", v[2])
+
+    def test_forbidden_everywhere(self):
+        rules = calls.parse("a tests t\na forbid ref\n")
+        (v,) = calls.violations(rules, ["a"], lambda f: {"ref": []})
+        self.assertIn("which no function of this lab may call", v[2])
+
+
+if __name__ == "__main__":
+    unittest.main()

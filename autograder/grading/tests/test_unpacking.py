@@ -1,0 +1,110 @@
+"""Unpacking: the class folder's entries, refused links, archives, the
+student's files found at any depth."""
+import io
+import os
+import tarfile
+import tempfile
+import unittest
+import zipfile
+
+from grading import unpack
+from grading.util import Problem
+
+
+class Unpacking(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        self.cls = os.path.join(self.root, "class")
+        os.makedirs(self.cls)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, path, text="x"):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+    def test_entries_and_ids(self):
+        os.makedirs(os.path.join(self.cls, "anna"))
+        self.write(os.path.join(self.cls, "bo b.tar.gz"))
+        self.write(os.path.join(self.cls, "notes.txt"))
+        os.makedirs(os.path.join(self.cls, ".hidden"))
+        self.assertEqual(sorted(unpack.submissions(self.cls)), ["anna", "bo_b"])
+
+    def test_links_and_outside_refused(self):
+        outside = os.path.join(self.root, "reference")
+        os.makedirs(outside)
+        os.symlink(outside, os.path.join(self.cls, "linked"))
+        os.makedirs(os.path.join(self.cls, "honest"))
+        subs = unpack.submissions(self.cls)
+        self.assertIn("linked", subs)
+        self.assertIn("symbolic link", unpack.refused(self.cls, subs["linked"]))
+        self.assertIsNone(unpack.refused(self.cls, subs["honest"]))
+        self.assertIn("outside", unpack.refused(self.cls, os.path.join(self.cls, "..", "reference")))
+
+    def test_collect_from_depth_shallowest_wins(self):
+        sub = os.path.join(self.cls, "s")
+        self.write(os.path.join(sub, "deep", "deeper", "matmult.c"), "deep")
+        self.write(os.path.join(sub, "deep", "matmult.c"), "shallow")
+        self.write(os.path.join(sub, "other.c"), "ignored")
+        dest = os.path.join(self.root, "dest")
+        os.makedirs(dest)
+        unpack.collect(sub, dest, ["matmult.c"], os.path.join(self.root, "work"))
+        self.assertEqual(os.listdir(dest), ["matmult.c"])
+        with open(os.path.join(dest, "matmult.c")) as f:
+            self.assertEqual(f.read(), "shallow")
+
+    def test_collect_missing(self):
+        sub = os.path.join(self.cls, "s")
+        self.write(os.path.join(sub, "poisson.c"))
+        with self.assertRaises(Problem) as e:
+            unpack.collect(sub, self.root, ["poisson.c", "mandel.c"], os.path.join(self.root, "w"))
+        self.assertIn("lacks mandel.c", e.exception.message)
+
+    def test_linked_file_not_taken(self):
+        sub = os.path.join(self.cls, "s")
+        os.makedirs(sub)
+        self.write(os.path.join(self.root, "secret.c"))
+        os.symlink(os.path.join(self.root, "secret.c"), os.path.join(sub, "matmult.c"))
+        with self.assertRaises(Problem):
+            unpack.collect(sub, self.root, ["matmult.c"], os.path.join(self.root, "w"))
+
+    def test_zip_skips_escaping_paths(self):
+        archive = os.path.join(self.cls, "z.zip")
+        with zipfile.ZipFile(archive, "w") as z:
+            z.writestr("hw/matmult.c", "ok")
+            z.writestr("../escaped.c", "no")
+            z.writestr("/abs.c", "no")
+        dest = os.path.join(self.root, "out")
+        os.makedirs(dest)
+        unpack.unpack(archive, dest)
+        self.assertTrue(os.path.exists(os.path.join(dest, "hw", "matmult.c")))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "escaped.c")))
+
+    def test_tar_keeps_files_only(self):
+        archive = os.path.join(self.cls, "t.tar.gz")
+        with tarfile.open(archive, "w:gz") as t:
+            data = b"ok"
+            info = tarfile.TarInfo("hw/matmult.c")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+            link = tarfile.TarInfo("hw/link.c")
+            link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            t.addfile(link)
+        dest = os.path.join(self.root, "out")
+        os.makedirs(dest)
+        unpack.unpack(archive, dest)
+        self.assertEqual(sorted(os.listdir(os.path.join(dest, "hw"))), ["matmult.c"])
+
+    def test_bomb_refused(self):
+        archive = os.path.join(self.cls, "big.zip")
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("a.c", b"\0" * (unpack.MAX_UNPACKED + 1))
+        with self.assertRaises(Problem):
+            unpack.unpack(archive, self.root)
+
+
+if __name__ == "__main__":
+    unittest.main()

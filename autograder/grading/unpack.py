@@ -1,0 +1,114 @@
+"""The class folder and what one entry of it holds: a folder with the
+lab's student files (at any depth), or one archive of them. Archives are
+unpacked with Python's own readers: no path outside the folder, no links,
+no devices, at most MAX_UNPACKED."""
+import os
+import shutil
+import tarfile
+import zipfile
+
+from .util import MAX_FILE, STATUS_MISSING, STATUS_REJECTED, Problem
+
+ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
+MAX_UNPACKED = 64 << 20     # all of one archive, unpacked
+
+
+def student_id(name):
+    """An entry's name without its archive extension, in safe characters."""
+    for ext in ARCHIVES:
+        if name.endswith(ext):
+            name = name[:-len(ext)]
+            break
+    return "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name)
+
+
+def submissions(folder):
+    """{student id: path} of the class folder's entries (folders and
+    archives; links too, which refused() then turns away)."""
+    out = {}
+    for n in sorted(os.listdir(folder)):
+        p = os.path.join(folder, n)
+        if n.startswith(".") or not (os.path.isdir(p) or n.endswith(ARCHIVES) or os.path.islink(p)):
+            continue
+        sid = student_id(n)
+        while sid in out:
+            sid += "_"
+        out[sid] = p
+    return out
+
+
+def refused(folder, path):
+    """Why an entry of the class folder is not graded, or None: a link (to
+    the kit's reference, say, which would then be graded as the student's
+    work) or a path that leads outside the folder."""
+    if os.path.islink(path):
+        return f"the entry is a symbolic link (to {os.readlink(path)}), not a student's files: not graded"
+    real, top = os.path.realpath(path), os.path.realpath(folder)
+    if os.path.commonpath([real, top]) != top or real == top:
+        return f"the entry leads outside the submissions folder (to {real}): not graded"
+    return None
+
+
+def unpack(archive, dest):
+    total = 0
+    try:
+        if archive.endswith(".zip"):
+            with zipfile.ZipFile(archive) as z:
+                for info in z.infolist():
+                    name = os.path.normpath(info.filename)
+                    if info.is_dir() or name.startswith(("/", "..")) or (info.external_attr >> 28) == 0o12:
+                        continue
+                    total += info.file_size
+                    if total > MAX_UNPACKED:
+                        raise Problem(STATUS_MISSING, "the archive unpacks to more than 64 MiB")
+                    os.makedirs(os.path.join(dest, os.path.dirname(name)), exist_ok=True)
+                    with z.open(info) as fin, open(os.path.join(dest, name), "wb") as fout:
+                        shutil.copyfileobj(fin, fout)
+        else:
+            with tarfile.open(archive) as t:
+                members = []
+                for m in t.getmembers():
+                    if m.isfile():
+                        total += m.size
+                        members.append(m)
+                if total > MAX_UNPACKED:
+                    raise Problem(STATUS_MISSING, "the archive unpacks to more than 64 MiB")
+                t.extractall(dest, members=members, filter="data")
+    except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
+        raise Problem(STATUS_MISSING, f"the archive {os.path.basename(archive)} cannot be unpacked: {e}")
+
+
+def collect(src, dest, wanted, work):
+    """Copies the lab's student files, and nothing else, from a folder or an
+    archive into dest; the shallowest copy of each wins."""
+    if os.path.islink(src):
+        raise Problem(STATUS_REJECTED, "the submission is a symbolic link: not graded")
+    if os.path.isdir(src):
+        inside = [os.path.join(src, n) for n in os.listdir(src)]
+        archives = [p for p in inside if p.endswith(ARCHIVES) and os.path.isfile(p) and not os.path.islink(p)]
+        if len(archives) == 1 and not any(os.path.basename(p) in wanted for p in inside):
+            src = archives[0]
+    if os.path.isfile(src):
+        unpacked = os.path.join(work, "unpacked")
+        os.makedirs(unpacked)
+        unpack(src, unpacked)
+        src = unpacked
+    missing = []
+    for name in wanted:
+        found = []
+        for root, dirs, files in os.walk(src):
+            dirs[:] = [d for d in dirs if not d.startswith(("__MACOSX", "."))]
+            if name in files:
+                p = os.path.join(root, name)
+                if os.path.isfile(p) and not os.path.islink(p):
+                    found.append((p.count(os.sep), p))
+        if not found:
+            missing.append(name)
+            continue
+        p = sorted(found)[0][1]
+        if os.path.getsize(p) > MAX_FILE:
+            raise Problem(STATUS_MISSING, f"{name} is larger than {MAX_FILE >> 10} KiB: is it really the source file?")
+        shutil.copyfile(p, os.path.join(dest, name))
+    if missing:
+        raise Problem(STATUS_MISSING, f"the submission lacks {', '.join(missing)} (the lab's files are: "
+                      f"{', '.join(wanted)}; a folder with them, or one .zip/.tar.gz of them)")

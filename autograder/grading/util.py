@@ -1,0 +1,86 @@
+"""Small pieces every module of the grader shares: where the kit is, the
+statuses a submission can end with, atomic writes, capped command output."""
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+
+KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LOG_CAP = 256 << 10         # what is kept of a command's output
+MAX_FILE = 1 << 20          # a student file larger than 1 MiB is not source code
+
+STATUS_GRADED = "graded"
+STATUS_BUILD = "build failed"
+STATUS_MISSING = "missing files"
+STATUS_TIMEOUT = "timed out"
+STATUS_CRASHED = "crashed"
+STATUS_REJECTED = "rejected"
+STATUS_ERROR = "grader error"
+
+
+class Problem(Exception):
+    """A submission that cannot be graded further, with its status."""
+
+    def __init__(self, status, message, log=""):
+        super().__init__(message)
+        self.status, self.message, self.log = status, message, log
+
+
+def write_atomic(path, data):
+    """Writes the whole file under a temporary name, then renames it: a
+    reader (or an interrupted run) never sees half a file."""
+    tmp = f"{path}.tmp.{os.getpid()}.{threading.get_ident()}"
+    with open(tmp, "w" if isinstance(data, str) else "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def run_capture(cmd, cwd=None, env=None, cap=LOG_CAP):
+    """Runs cmd; returns (exit status, output). Keeps the first cap bytes of
+    stdout and stderr together and reads (and drops) the rest, so that a
+    program printing gigabytes neither fills the disk nor blocks."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.DEVNULL)
+    kept, dropped = bytearray(), 0
+    while True:
+        chunk = p.stdout.read1(1 << 20)
+        if not chunk:
+            break
+        room = max(cap - len(kept), 0)
+        kept += chunk[:room]
+        dropped += max(len(chunk) - room, 0)
+    rc = p.wait()
+    text = kept.decode("utf-8", "replace")
+    if dropped:
+        text += f"\n[... {dropped} more bytes of output dropped]\n"
+    return rc, text
+
+
+def fingerprint(path):
+    """A digest of a submission (a file, or a folder's names and contents):
+    a second run regrades only what changed."""
+    h = hashlib.sha256()
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            h.update(f.read())
+        return h.hexdigest()
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        for name in sorted(files):
+            p = os.path.join(root, name)
+            h.update(os.path.relpath(p, path).encode() + b"\0")
+            if os.path.isfile(p) and not os.path.islink(p):
+                with open(p, "rb") as f:
+                    h.update(f.read(MAX_FILE + 1))
+    return h.hexdigest()
+
+
+def make_var(lab, name):
+    """A variable of lab N's build (common/mk/lab.mk), e.g. STUDENT_FILES."""
+    out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab}",
+                          "--eval", "print-%: ; @echo $($*)", f"print-{name}"],
+                         cwd=KIT, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"grade: {out.stderr.strip()}")
+    return out.stdout.strip()
