@@ -3,13 +3,17 @@
  * A lab's test file writes Check tests as usual (START_TEST ... END_TEST,
  * ck_assert_*) and registers each one with its points and visibility:
  *
- *   static void register_tests(ag_suite *s)
+ *   static void register_tests(ag_suite *s)       (test_labN.c)
  *   {
  *       ag_add(s, (ag_spec){.test = mnk_small_integer_sizes, .points = 2});
- *       ag_add(s, (ag_spec){.test = blk_huge_block, .points = 1, .hidden = 1});
  *       ag_add(s, (ag_spec){.test = gpu2_sizes, .points = 3, .gpus = 1});
  *   }
  *   int main(int argc, char **argv) { return ag_main(argc, argv, "lab1-matmult", register_tests); }
+ *
+ *   void ag_hidden_tests(ag_suite *s)              (hidden_labN.c)
+ *   {
+ *       ag_add(s, (ag_spec){.test = blk_huge_block, .points = 1, .hidden = 1});
+ *   }
  *
  * What it adds to Check:
  * - points per test, a score, and one line per test that a student can act on;
@@ -135,5 +139,18 @@ size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C);
  * the test, naming `what`, if C is not R or if A or B changed. */
 typedef void (*ag_mm_call)(int m, int n, int k, const double *A, const double *B, double *C, const void *arg);
 void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, double *C, const char *what);
+
+/* The kit's Poisson problem (labs 2 and 4): f, u and u_old of (N+2)^3
+ * doubles (common/poisson.h), set up with poisson_init(N, T0), and u_old a
+ * copy of u. */
+typedef struct {
+    int N;
+    size_t n; /* (N+2)^3 */
+    double *f, *u, *u_old;
+} ag_grid;
+
+ag_grid ag_grid_new(int N, double T0);
+ag_grid ag_grid_copy(const ag_grid *g);
+void ag_grid_free(ag_grid *g);
 
 #endif
