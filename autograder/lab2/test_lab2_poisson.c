@@ -135,6 +135,44 @@ START_TEST(jacobi_one_sweep_by_hand)
 }
 END_TEST
 
+/* Values worked out by hand, N = 15 (h = 1/8), T0 = 0, one Gauss-Seidel
+ * sweep in the order i, then j, then k: a point reads the new values of its
+ * -z, -y and -x neighbours, already swept, and the old ones (0 inside) of
+ * the rest. None of these points is in the radiator (z = -0.875 and -0.75
+ * are below -2/3). Each expected value is written as the sum of the six
+ * neighbours in the kit's order (-z, +z, -y, +y, -x, +x), then over 6. */
+START_TEST(gauss_seidel_one_sweep_by_hand)
+{
+    const int N = 15;
+    const double first = (20.0 + 0.0 + 0.0 + 0.0 + 20.0 + 0.0) / 6.0; /* 40/6, as in Jacobi */
+    const struct {
+        int i, j, k;
+        double want;
+        const char *why;
+    } pts[] = {
+        {1, 1, 1, first, "the first point: 20 (z = -1) + 0 (y = -1) + 20 (x = -1), over 6"},
+        {1, 1, 2, (20.0 + 0.0 + 0.0 + 0.0 + first + 0.0) / 6.0,
+         "20 (z = -1) + the new u[1][1][1] = 40/6 (its -x neighbour), over 6"},
+        {1, 2, 1, (20.0 + 0.0 + first + 0.0 + 20.0 + 0.0) / 6.0,
+         "20 (z = -1) + the new u[1][1][1] (its -y neighbour) + 20 (x = -1), over 6"},
+        {2, 1, 1, (first + 0.0 + 0.0 + 0.0 + 20.0 + 0.0) / 6.0,
+         "the new u[1][1][1] (its -z neighbour) + 0 (y = -1) + 20 (x = -1), over 6"},
+    };
+    static const char *const names[] = {"gauss_seidel", "gauss_seidel_omp"};
+    for (int s = 0; s < 2; s++) {
+        const l2_solver *sv = l2_find(names[s]);
+        ag_grid g = ag_grid_new(N, 0.0);
+        l2_run(sv, &g, 0.0, 0.0, 1, 2);
+        for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+            double got = g.u[poisson_index(N, pts[p].i, pts[p].j, pts[p].k)];
+            ck_assert_msg(got == pts[p].want, "%s, N=15, T0=0, one sweep: u[%d][%d][%d] = %.17g, expected %.17g (%s)",
+                          sv->name, pts[p].i, pts[p].j, pts[p].k, got, pts[p].want, pts[p].why);
+        }
+        ag_grid_free(&g);
+    }
+}
+END_TEST
+
 static const int fixed_Ns[] = {1, 2, 7, 11, 16, 23};
 static const int fixed_sweeps[] = {1, 2, 5, 10, 17, 4};
 
@@ -379,6 +417,7 @@ void lab2_poisson_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = max_iter_zero_then_one, .points = 1});
     ag_add(s, (ag_spec){.test = bad_arguments_rejected, .points = 1});
     ag_add(s, (ag_spec){.test = jacobi_one_sweep_by_hand, .points = 2});
+    ag_add(s, (ag_spec){.test = gauss_seidel_one_sweep_by_hand, .points = 1});
     ag_add(s, (ag_spec){.test = jacobi_bit_for_bit, .points = 2});
     ag_add(s, (ag_spec){.test = gauss_seidel_bit_for_bit, .points = 2});
     ag_add(s, (ag_spec){.test = omp_v1_bit_for_bit_1_to_4_threads, .points = 2});
