@@ -19,7 +19,10 @@
 
 #include <json-c/json.h>
 
+#include "alloc.h"
 #include "gpu.h"
+#include "poisson.h"
+#include "random.h"
 #include "timer.h"
 
 #define AG_MAX_TESTS 256
@@ -252,6 +255,8 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     }
 
     register_tests(&suite);
+    if (ag_hidden_tests) /* absent from the student copy */
+        ag_hidden_tests(&suite);
     if (list) {
         for (int i = 0; i < suite.count; i++)
             printf("%-48s %6g points  %s%s\n", suite.spec[i].test->name, suite.spec[i].points,
@@ -523,4 +528,143 @@ void ag_run_mpi(const char *program, int np, const char *args, int seconds)
     ck_abort_msg("mpirun -np %d %s %s %s (exit status %d):\n%s", np, program, args,
                  rc == 124 || rc == 137 ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
                  out);
+}
+
+/* ---- helpers the labs' tests share --------------------------------------- */
+
+double ag_max_abs(const double *a, size_t n)
+{
+    double mx = 0.0;
+    for (size_t i = 0; i < n; i++)
+        mx = fmax(mx, fabs(a[i]));
+    return mx;
+}
+
+const void *ag_find_named(const void *table, int count, size_t stride, const char *name)
+{
+    for (int i = 0; i < count; i++) {
+        const char *const *entry = (const char *const *)((const char *)table + (size_t)i * stride);
+        if (!strcmp(*entry, name))
+            return entry;
+    }
+    ck_abort_msg("test bug: no entry named %s", name);
+    return NULL;
+}
+
+void ag_mm_problem_make(ag_mm_problem *p, ag_mm_size s, ag_mm_inputs inputs, uint64_t seed)
+{
+    p->size = s;
+    p->inputs = inputs;
+    p->sa = (size_t)s.m * s.k;
+    p->sb = (size_t)s.k * s.n;
+    p->sc = (size_t)s.m * s.n;
+    p->A = kit_alloc_doubles(p->sa);
+    p->B = kit_alloc_doubles(p->sb);
+    p->R = kit_alloc_doubles(p->sc);
+    const size_t n = (size_t)s.n, k = (size_t)s.k;
+    if (inputs == AG_MM_INTEGER) {
+        kit_fill_int(p->A, p->sa, -4, 4, seed);
+        kit_fill_int(p->B, p->sb, -4, 4, seed + 1);
+        /* In integers: |sum| <= 16 k, exact in int64_t and in double. Row
+         * by row, l outside j, so that 2^28 elements of C stay cheap. */
+        int64_t *row = malloc(n * sizeof *row);
+        ck_assert_msg(row != NULL, "test: out of memory");
+        for (size_t i = 0; i < (size_t)s.m; i++) {
+            memset(row, 0, n * sizeof *row);
+            for (size_t l = 0; l < k; l++) {
+                const int64_t a = (int64_t)p->A[i * k + l];
+                const double *b = &p->B[l * n];
+                for (size_t j = 0; j < n; j++)
+                    row[j] += a * (int64_t)b[j];
+            }
+            for (size_t j = 0; j < n; j++)
+                p->R[i * n + j] = (double)row[j];
+        }
+        free(row);
+        p->tol = -1.0;
+    } else {
+        kit_fill_real(p->A, p->sa, -1.0, 1.0, seed);
+        kit_fill_real(p->B, p->sb, -1.0, 1.0, seed + 1);
+        long double *row = malloc(n * sizeof *row);
+        ck_assert_msg(row != NULL, "test: out of memory");
+        for (size_t i = 0; i < (size_t)s.m; i++) {
+            for (size_t j = 0; j < n; j++)
+                row[j] = 0.0L;
+            for (size_t l = 0; l < k; l++) {
+                const long double a = p->A[i * k + l];
+                const double *b = &p->B[l * n];
+                for (size_t j = 0; j < n; j++)
+                    row[j] += a * b[j];
+            }
+            for (size_t j = 0; j < n; j++)
+                p->R[i * n + j] = (double)row[j];
+        }
+        free(row);
+        p->tol = 1e-12 * s.k * ag_max_abs(p->A, p->sa) * ag_max_abs(p->B, p->sb);
+    }
+}
+
+void ag_mm_problem_free(ag_mm_problem *p)
+{
+    kit_free(p->A), kit_free(p->B), kit_free(p->R);
+    p->A = p->B = p->R = NULL;
+}
+
+size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < p->sc; i++)
+        wrong += p->tol < 0 ? !(C[i] == p->R[i]) : !(fabs(C[i] - p->R[i]) <= p->tol);
+    return wrong;
+}
+
+void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, double *C, const char *what)
+{
+    const ag_mm_size s = p->size;
+    double *own = NULL;
+    if (!C) {
+        C = own = kit_alloc_doubles(p->sc);
+        ag_poison(C, p->sc);
+    }
+    double *A0 = kit_alloc_doubles(p->sa), *B0 = kit_alloc_doubles(p->sb);
+    memcpy(A0, p->A, p->sa * sizeof *A0);
+    memcpy(B0, p->B, p->sb * sizeof *B0);
+    call(s.m, s.n, s.k, p->A, p->B, C, arg);
+    const char *kind = p->inputs == AG_MM_INTEGER ? "integer" : "real";
+    ag_assert_matrix_eq(p->R, C, (size_t)s.m, (size_t)s.n, p->tol, "%s, m=%d n=%d k=%d, %s inputs, C", what, s.m, s.n,
+                        s.k, kind);
+    ag_assert_matrix_eq(A0, p->A, (size_t)s.m, (size_t)s.k, -1.0, "%s, m=%d n=%d k=%d changed its input A", what, s.m,
+                        s.n, s.k);
+    ag_assert_matrix_eq(B0, p->B, (size_t)s.k, (size_t)s.n, -1.0, "%s, m=%d n=%d k=%d changed its input B", what, s.m,
+                        s.n, s.k);
+    kit_free(own), kit_free(A0), kit_free(B0);
+}
+
+ag_grid ag_grid_new(int N, double T0)
+{
+    ag_grid g = {N, poisson_points(N), NULL, NULL, NULL};
+    g.f = kit_alloc_doubles(g.n);
+    g.u = kit_alloc_doubles(g.n);
+    g.u_old = kit_alloc_doubles(g.n);
+    poisson_init(N, T0, g.f, g.u);
+    memcpy(g.u_old, g.u, g.n * sizeof *g.u);
+    return g;
+}
+
+ag_grid ag_grid_copy(const ag_grid *g)
+{
+    ag_grid c = *g;
+    c.f = kit_alloc_doubles(g->n);
+    c.u = kit_alloc_doubles(g->n);
+    c.u_old = kit_alloc_doubles(g->n);
+    memcpy(c.f, g->f, g->n * sizeof *g->f);
+    memcpy(c.u, g->u, g->n * sizeof *g->u);
+    memcpy(c.u_old, g->u_old, g->n * sizeof *g->u_old);
+    return c;
+}
+
+void ag_grid_free(ag_grid *g)
+{
+    kit_free(g->f), kit_free(g->u), kit_free(g->u_old);
+    g->f = g->u = g->u_old = NULL;
 }

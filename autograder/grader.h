@@ -3,13 +3,17 @@
  * A lab's test file writes Check tests as usual (START_TEST ... END_TEST,
  * ck_assert_*) and registers each one with its points and visibility:
  *
- *   static void register_tests(ag_suite *s)
+ *   static void register_tests(ag_suite *s)       (test_labN.c)
  *   {
  *       ag_add(s, (ag_spec){.test = mnk_small_integer_sizes, .points = 2});
- *       ag_add(s, (ag_spec){.test = blk_huge_block, .points = 1, .hidden = 1});
  *       ag_add(s, (ag_spec){.test = gpu2_sizes, .points = 3, .gpus = 1});
  *   }
  *   int main(int argc, char **argv) { return ag_main(argc, argv, "lab1-matmult", register_tests); }
+ *
+ *   void ag_hidden_tests(ag_suite *s)              (hidden_labN.c)
+ *   {
+ *       ag_add(s, (ag_spec){.test = blk_huge_block, .points = 1, .hidden = 1});
+ *   }
  *
  * What it adds to Check:
  * - points per test, a score, and one line per test that a student can act on;
@@ -39,6 +43,7 @@
 #define KIT_GRADER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <check.h>
 
@@ -86,5 +91,68 @@ void ag_poison(double *a, size_t n);
  * end of its output) when it exits non-zero or hangs. The program checks its
  * own results and prints "FAIL ..." lines for what was wrong. */
 void ag_run_mpi(const char *program, int np, const char *args, int seconds);
+
+/* ---- helpers the labs' tests share --------------------------------------- */
+
+/* A lab's hidden tests: hidden_labN.c defines this function and registers
+ * them there; ag_main calls it after the lab's own register function. The
+ * student copy has no hidden_labN.c, so there it is not defined (a weak
+ * symbol) and the suite runs without them. */
+void ag_hidden_tests(ag_suite *suite) __attribute__((weak));
+
+/* The largest |a[i]| (0 for n = 0): the scale of a tolerance. */
+double ag_max_abs(const double *a, size_t n);
+
+/* The entry named `name` of a table of count structs of `stride` bytes
+ * whose first member is `const char *name` (a lab's variants or solvers);
+ * fails the test when there is none (a bug of the test). */
+const void *ag_find_named(const void *table, int count, size_t stride, const char *name);
+
+/* Matrix products (labs 1 and 3): C = A B, A m x k, B k x n, row-major. */
+typedef struct {
+    int m, n, k;
+} ag_mm_size;
+
+/* Small integers in [-4, 4]: every partial sum is an integer far below
+ * 2^53, so every summation order gives the same bits and C is compared
+ * exactly. Or reals in [-1, 1): compared within 1e-12 k max|A| max|B|. */
+typedef enum { AG_MM_INTEGER, AG_MM_REAL } ag_mm_inputs;
+
+typedef struct {
+    ag_mm_size size;
+    ag_mm_inputs inputs;
+    size_t sa, sb, sc;
+    double *A, *B; /* seeded inputs */
+    double *R;     /* their product, computed without the lab's code */
+    double tol;    /* < 0: exact */
+} ag_mm_problem;
+
+/* Seeded A and B, and R computed independently of any solution: for
+ * integer inputs in 64-bit integer arithmetic (exact), for real ones with
+ * long double sums (more precise than any double order). */
+void ag_mm_problem_make(ag_mm_problem *p, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed);
+void ag_mm_problem_free(ag_mm_problem *p);
+
+/* Elements of C farther from R than tol (NaN counts), without failing. */
+size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C);
+
+/* Runs call(m, n, k, A, B, C, arg) on p with C filled with NaN (or, when C
+ * is not NULL, on that C as it is: a second call on the same C), and fails
+ * the test, naming `what`, if C is not R or if A or B changed. */
+typedef void (*ag_mm_call)(int m, int n, int k, const double *A, const double *B, double *C, const void *arg);
+void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, double *C, const char *what);
+
+/* The kit's Poisson problem (labs 2 and 4): f, u and u_old of (N+2)^3
+ * doubles (common/poisson.h), set up with poisson_init(N, T0), and u_old a
+ * copy of u. */
+typedef struct {
+    int N;
+    size_t n; /* (N+2)^3 */
+    double *f, *u, *u_old;
+} ag_grid;
+
+ag_grid ag_grid_new(int N, double T0);
+ag_grid ag_grid_copy(const ag_grid *g);
+void ag_grid_free(ag_grid *g);
 
 #endif

@@ -1,12 +1,14 @@
 #include "lab2_checks.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
 #include "alloc.h"
 #include "grader.h"
+#include "mandel.h"
 #include "poisson.h"
 #include "poisson_omp.h"
 
@@ -20,47 +22,9 @@ const l2_solver l2_solvers[] = {
 };
 const int l2_solver_count = (int)(sizeof l2_solvers / sizeof l2_solvers[0]);
 
-const l2_solver *l2_find(const char *name)
-{
-    for (int i = 0; i < l2_solver_count; i++)
-        if (!strcmp(l2_solvers[i].name, name))
-            return &l2_solvers[i];
-    ck_abort_msg("test bug: no solver %s", name);
-    return NULL;
-}
-
-l2_grid l2_grid_new(int N, double T0)
-{
-    l2_grid g = {N, poisson_points(N), NULL, NULL, NULL};
-    g.f = kit_alloc_doubles(g.n);
-    g.u = kit_alloc_doubles(g.n);
-    g.u_old = kit_alloc_doubles(g.n);
-    poisson_init(N, T0, g.f, g.u);
-    return g;
-}
-
-l2_grid l2_grid_copy(const l2_grid *g)
-{
-    l2_grid c = *g;
-    c.f = kit_alloc_doubles(g->n);
-    c.u = kit_alloc_doubles(g->n);
-    c.u_old = kit_alloc_doubles(g->n);
-    memcpy(c.f, g->f, g->n * sizeof *g->f);
-    memcpy(c.u, g->u, g->n * sizeof *g->u);
-    return c;
-}
-
-void l2_grid_free(l2_grid *g)
-{
-    kit_free(g->f);
-    kit_free(g->u);
-    kit_free(g->u_old);
-    g->f = g->u = g->u_old = NULL;
-}
-
 /* u_old: u's boundary, NaN inside, so that a Jacobi that reads u_old before
  * writing it shows. */
-static void prepare_u_old(l2_grid *g)
+static void prepare_u_old(ag_grid *g)
 {
     int N = g->N, last = N + 1;
     memcpy(g->u_old, g->u, g->n * sizeof *g->u);
@@ -69,7 +33,7 @@ static void prepare_u_old(l2_grid *g)
             ag_poison(g->u_old + poisson_index(N, i, j, 1), (size_t)N);
 }
 
-int l2_run(const l2_solver *s, l2_grid *g, double T0, double tol, int max_iter, int threads)
+int l2_run(const l2_solver *s, ag_grid *g, double T0, double tol, int max_iter, int threads)
 {
     if (threads > 0) {
         omp_set_dynamic(0);
@@ -83,7 +47,7 @@ int l2_run(const l2_solver *s, l2_grid *g, double T0, double tol, int max_iter, 
                      : s->gauss_seidel(g->N, tol, max_iter, g->f, g->u);
 }
 
-int l2_reference(const l2_solver *s, l2_grid *g, double tol, int max_iter)
+int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter)
 {
     return s->jacobi ? poisson_jacobi_reference(g->N, tol, max_iter, g->f, g->u, g->u_old)
                      : poisson_gauss_seidel_reference(g->N, tol, max_iter, g->f, g->u);
@@ -91,7 +55,7 @@ int l2_reference(const l2_solver *s, l2_grid *g, double tol, int max_iter)
 
 void l2_check_fixed_sweeps(const l2_solver *s, int N, double T0, int sweeps, int threads)
 {
-    l2_grid ref = l2_grid_new(N, T0), got = l2_grid_copy(&ref);
+    ag_grid ref = ag_grid_new(N, T0), got = ag_grid_copy(&ref);
     int it = l2_run(s, &got, T0, 0.0, sweeps, threads);
     /* On tiny grids a sweep can reach the fixed point exactly (an update of
      * norm 0 <= tol = 0): stopping there, as the reference does, or going
@@ -105,14 +69,14 @@ void l2_check_fixed_sweeps(const l2_solver *s, int N, double T0, int sweeps, int
                       "%s, N=%d, T0=%g, after %d sweep(s) with %d thread(s), u[i][j][k] against the kit's "
                       "sequential %s (bit for bit)",
                       s->name, N, T0, sweeps, threads, s->jacobi ? "Jacobi" : "Gauss-Seidel");
-    l2_grid_free(&ref);
-    l2_grid_free(&got);
+    ag_grid_free(&ref);
+    ag_grid_free(&got);
 }
 
 void l2_check_tolerance(const l2_solver *s, int N, double T0, double tol, int threads)
 {
     const int max_iter = 100000;
-    l2_grid start = l2_grid_new(N, T0), ref = l2_grid_copy(&start), got = l2_grid_copy(&start);
+    ag_grid start = ag_grid_new(N, T0), ref = ag_grid_copy(&start), got = ag_grid_copy(&start);
     int want = l2_reference(s, &ref, tol, max_iter);
     int it = l2_run(s, &got, T0, tol, max_iter, threads);
     ck_assert_msg(it >= want - 1 && it <= want + 1,
@@ -120,15 +84,105 @@ void l2_check_tolerance(const l2_solver *s, int N, double T0, double tol, int th
                   "(the norm of the update must be <= tol: sqrt of the sum of squared changes over the interior)",
                   s->name, N, T0, tol, threads, it, want);
     /* The same number of sweeps must give the same bits. */
-    l2_grid again = l2_grid_copy(&start);
+    ag_grid again = ag_grid_copy(&start);
     l2_reference(s, &again, 0.0, it);
     size_t side = poisson_side(N);
     ag_assert_grid_eq(again.u, got.u, side, side, side, -1.0,
                       "%s, N=%d, T0=%g, tol=%g, %d thread(s): u after its %d sweeps against the reference after "
                       "as many (bit for bit)",
                       s->name, N, T0, tol, threads, it);
-    l2_grid_free(&start);
-    l2_grid_free(&ref);
-    l2_grid_free(&got);
-    l2_grid_free(&again);
+    ag_grid_free(&start);
+    ag_grid_free(&ref);
+    ag_grid_free(&got);
+    ag_grid_free(&again);
+}
+
+/* The norm of the update between two iterates, in long double. */
+static double update_norm(int N, const double *before, const double *after)
+{
+    long double sum = 0.0L;
+    for (int i = 1; i <= N; i++)
+        for (int j = 1; j <= N; j++)
+            for (int k = 1; k <= N; k++) {
+                size_t c = poisson_index(N, i, j, k);
+                long double d = (long double)after[c] - before[c];
+                sum += d * d;
+            }
+    return (double)sqrtl(sum);
+}
+
+/* u = sin(pi x) sin(pi y) sin(pi z) inside, 0 on the boundary, f = 0: nearly
+ * an eigenvector of the Jacobi sweep (factor cos(pi h)), so the norm of the
+ * update shrinks by only about 2 h^2 per sweep and every sweep's norm lies
+ * close to tol. */
+static ag_grid slowest_mode(int N)
+{
+    ag_grid g = ag_grid_new(N, 0.0);
+    const double h = poisson_h(N), pi = acos(-1.0);
+    for (int i = 0; i <= N + 1; i++)
+        for (int j = 0; j <= N + 1; j++)
+            for (int k = 0; k <= N + 1; k++) {
+                size_t c = poisson_index(N, i, j, k);
+                int inside = i >= 1 && i <= N && j >= 1 && j <= N && k >= 1 && k <= N;
+                g.f[c] = 0.0;
+                g.u[c] = inside ? sin(pi * (-1 + i * h)) * sin(pi * (-1 + j * h)) * sin(pi * (-1 + k * h)) : 0.0;
+            }
+    return g;
+}
+
+void l2_check_norm_counts_every_thread(const l2_solver *s, int N, int sweeps, int threads, int repeats)
+{
+    ck_assert_msg(!s->first_touch, "test bug: %s sets up its own problem", s->name);
+    ag_grid start = slowest_mode(N), ref = ag_grid_copy(&start);
+    double *before = kit_alloc_doubles(start.n), smallest = INFINITY, largest = 0.0;
+    for (int w = 1; w <= sweeps; w++) {
+        memcpy(before, ref.u, start.n * sizeof *before);
+        l2_reference(s, &ref, 0.0, 1);
+        double norm = update_norm(N, before, ref.u);
+        smallest = fmin(smallest, norm);
+        largest = fmax(largest, norm);
+    }
+    const double tol = smallest * (1.0 - 1e-9);
+    for (int r = 0; r < repeats; r++) {
+        ag_grid got = ag_grid_copy(&start);
+        int it = l2_run(s, &got, 0.0, tol, sweeps + 1, threads);
+        ag_grid_free(&got);
+        ck_assert_msg(it == sweeps + 1,
+                      "%s, N=%d, u = sin(pi x) sin(pi y) sin(pi z), f = 0, %d threads, max_iter=%d, tol=%.17g (run %d "
+                      "of %d): stopped after %d sweeps, but the norms of the first %d sweeps lie between %.17g and "
+                      "%.6g, all above tol: the norm lost part of its sum. Does every thread add its share of the "
+                      "sum of squares through a reduction (a shared sum that several threads update at once loses "
+                      "updates)?",
+                      s->name, N, threads, sweeps + 1, tol, r + 1, repeats, it, sweeps, smallest, largest);
+    }
+    kit_free(before);
+    ag_grid_free(&start);
+    ag_grid_free(&ref);
+}
+
+void l2_mandel_check(const int *want, const char *against, int width, int height, int max_iter, int threads,
+                     const char *sched_name, omp_sched_t kind, int chunk)
+{
+    size_t n = (size_t)width * height;
+    int *got = malloc(n * sizeof *got);
+    ck_assert_msg(got != NULL, "test: out of memory");
+    for (size_t c = 0; c < n; c++)
+        got[c] = -1;
+    omp_set_dynamic(0);
+    omp_set_num_threads(threads);
+    omp_set_schedule(kind, chunk);
+    mandel(width, height, max_iter, got);
+    size_t wrong = 0, first = 0;
+    for (size_t c = 0; c < n; c++)
+        if (got[c] != want[c] && wrong++ == 0)
+            first = c;
+    if (wrong) {
+        int px = (int)(first / (size_t)height), py = (int)(first % (size_t)height);
+        ck_abort_msg("mandel(%d, %d, %d), %d thread(s), schedule %s, against %s: pixel (px=%d, py=%d) = img[%zu] "
+                     "should be %d, got %d%s; %zu of %zu pixels differ (img[px * height + py]; x = px * 3.5/width - "
+                     "2.25, y = py * 3.5/height - 1.75)",
+                     width, height, max_iter, threads, sched_name, against, px, py, first, want[first], got[first],
+                     got[first] == -1 ? " (never written)" : "", wrong, n);
+    }
+    free(got);
 }

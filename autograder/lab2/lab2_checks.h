@@ -2,12 +2,15 @@
  * Poisson solvers on a prepared problem and compare it with the kit's
  * sequential references (common/poisson.h), which compute the same
  * expression in the same order, so that a correct solver matches them bit
- * for bit. */
+ * for bit; and compare Mandelbrot images. */
 #ifndef LAB2_CHECKS_H
 #define LAB2_CHECKS_H
 
 #include <stddef.h>
 
+#include <omp.h>
+
+#include "grader.h"
 #include "poisson_driver.h"
 
 typedef struct {
@@ -21,30 +24,18 @@ typedef struct {
 /* Every solver of poisson_omp.h, sequential ones first. */
 extern const l2_solver l2_solvers[];
 extern const int l2_solver_count;
-const l2_solver *l2_find(const char *name);
-
-/* A problem: f, u and (for Jacobi) u_old of size (N+2)^3. */
-typedef struct {
-    int N;
-    size_t n;
-    double *f, *u, *u_old;
-} l2_grid;
-
-/* The kit's problem: poisson_init(N, T0) into f and u. */
-l2_grid l2_grid_new(int N, double T0);
-void l2_grid_free(l2_grid *g);
-l2_grid l2_grid_copy(const l2_grid *g);
+#define l2_find(name) ((const l2_solver *)ag_find_named(l2_solvers, l2_solver_count, sizeof *l2_solvers, (name)))
 
 /* Runs s on g with the given number of OpenMP threads (0: leave as is).
  * Jacobi gets a u_old whose boundary is u's and whose interior is NaN,
  * which the contract allows. For first_touch solvers the problem is first
  * set up again with poisson_init_omp(N, T0), so g must be the kit's problem
  * for that T0. Returns the solver's sweep count. */
-int l2_run(const l2_solver *s, l2_grid *g, double T0, double tol, int max_iter, int threads);
+int l2_run(const l2_solver *s, ag_grid *g, double T0, double tol, int max_iter, int threads);
 
 /* The kit's reference answer for the same input: Jacobi or Gauss-Seidel,
  * as s is. */
-int l2_reference(const l2_solver *s, l2_grid *g, double tol, int max_iter);
+int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter);
 
 /* Runs s for `sweeps` sweeps with tol = 0 on the kit's problem (N, T0) and
  * fails unless it returns `sweeps` and u equals the reference bit for bit. */
@@ -54,5 +45,24 @@ void l2_check_fixed_sweeps(const l2_solver *s, int N, double T0, int sweeps, int
  * the reference's and u is, bit for bit, the reference after that many
  * sweeps. */
 void l2_check_tolerance(const l2_solver *s, int N, double T0, double tol, int threads);
+
+/* The norm of every sweep must hold every thread's part. Runs s `repeats`
+ * times for sweeps + 1 sweeps from the slowest mode of the iteration (u =
+ * sin(pi x) sin(pi y) sin(pi z), f = 0, whose update norm shrinks by a
+ * fraction of a percent per sweep) with tol just below the smallest norm of
+ * the first `sweeps` sweeps (worked out here from the reference's iterates,
+ * in long double): a correct solver never stops early, whatever order its
+ * reduction adds in (a margin of 1e-9, against rounding differences below
+ * 1e-11), while one that loses a few percent of any sweep's sum stops
+ * early. Not for first_touch solvers (they set up the kit's problem). */
+void l2_check_norm_counts_every_thread(const l2_solver *s, int N, int sweeps, int threads, int repeats);
+
+/* Runs mandel(width, height, max_iter) with this many threads and schedule
+ * (omp_set_schedule: the student's schedule(runtime) loop takes it) on an
+ * image filled with -1, and fails, naming the first wrong pixel, unless it
+ * equals want (width x height, img[px * height + py]); `against` says what
+ * want is. */
+void l2_mandel_check(const int *want, const char *against, int width, int height, int max_iter, int threads,
+                     const char *sched_name, omp_sched_t kind, int chunk);
 
 #endif

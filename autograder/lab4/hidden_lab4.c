@@ -25,7 +25,7 @@ START_TEST(hidden_gpu_odd_sizes)
 }
 END_TEST
 
-void lab4_hidden_tests(ag_suite *s)
+void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_offload_odd_sizes, .points = 1, .hidden = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = hidden_gpu_odd_sizes, .points = 2, .hidden = 1, .gpus = 1, .timeout = 120});

@@ -106,7 +106,7 @@ big=$(find "$OUT/grades" -size +65M 2>/dev/null | head -3)
 [ -z "$big" ] && pass "no file over the 64 MiB file-size limit in the grader's output" || fail "files over 64 MiB: $big"
 leftovers=$(find "$OUT/grades" -name '*.tmp.*' 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
-grep -q 'Hidden tests: not visible here' "$OUT/grades/.grader/kit/autograder/lab1/hidden_matmult.c" &&
+grep -q 'Hidden tests: not visible here' "$OUT/grades/.grader/kit/autograder/lab1/hidden_lab1.c" &&
     [ ! -e "$OUT/grades/.grader/kit/reference" ] && [ ! -e "$OUT/grades/.grader/kit/autograder/mutants" ] &&
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"

@@ -9,7 +9,9 @@
  * Two entry points per variant:
  *   matmult_gpuX      takes HOST arrays: allocates device memory, copies A
  *                     and B in, computes, copies C back and frees (the
- *                     driver and the tests call this one);
+ *                     driver and the tests call this one). Given, in
+ *                     matmult_gpu_host.c: it is matmult_on_device (yours)
+ *                     with matmult_gpuX_dev;
  *   matmult_gpuX_dev  takes DEVICE arrays and only computes, returning when
  *                     C is ready (the driver times it alone to split the time
  *                     into transfers and kernel).
@@ -43,6 +45,12 @@ void matmult_gpu5(int m, int n, int k, const double *A, const double *B, double 
 void matmult_gpu6(int m, int n, int k, const double *A, const double *B, double *C);
 /* gpulib: cublasDgemm. */
 void matmult_gpulib(int m, int n, int k, const double *A, const double *B, double *C);
+
+/* The host side that every variant shares (yours, in matmult_gpu.cu):
+ * allocate dA, dB and dC on the device, copy A and B in, call
+ * product(m, n, k, dA, dB, dC), copy C back and free all three. */
+typedef void (*mm_device_product)(int m, int n, int k, const double *dA, const double *dB, double *dC);
+void matmult_on_device(mm_device_product product, int m, int n, int k, const double *A, const double *B, double *C);
 
 void matmult_gpu1_dev(int m, int n, int k, const double *dA, const double *dB, double *dC);
 void matmult_gpu2_dev(int m, int n, int k, const double *dA, const double *dB, double *dC);

@@ -11,8 +11,6 @@
 #include "cuda_check.h"
 #include "matmult_gpu.h"
 
-typedef void (*device_product)(int m, int n, int k, const double *dA, const double *dB, double *dC);
-
 /* cudaMalloc and cudaFree of large arrays cost milliseconds each, paid on
  * every call. Stream-ordered allocation from the device's memory pool,
  * told to keep what is freed, makes every call after the first nearly
@@ -35,7 +33,8 @@ static void keep_freed_memory_in_pool(void)
  * copy back, free, all in order on the default stream. Byte counts are
  * size_t: m*n*8 passes 2^31 at m = n = 16384, far below the memory of a
  * GPU. */
-static void on_device(device_product product, int m, int n, int k, const double *A, const double *B, double *C)
+extern "C" void matmult_on_device(mm_device_product product, int m, int n, int k, const double *A, const double *B,
+                                  double *C)
 {
     size_t bytes_a = (size_t)m * k * sizeof(double);
     size_t bytes_b = (size_t)k * n * sizeof(double);
@@ -516,35 +515,4 @@ extern "C" void matmult_gpulib_dev(int m, int n, int k, const double *dA, const 
     const double one = 1.0, zero = 0.0;
     CUBLAS_CHECK(cublasDgemm(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, dB, n, dA, k, &zero, dC, n));
     CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-/* ---- the host-array entry points ---------------------------------------- */
-
-extern "C" void matmult_gpu1(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu1_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpu2(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu2_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpu3(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu3_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpu4(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu4_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpu5(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu5_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpu6(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpu6_dev, m, n, k, A, B, C);
-}
-extern "C" void matmult_gpulib(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    on_device(matmult_gpulib_dev, m, n, k, A, B, C);
 }

@@ -64,3 +64,13 @@ mutant(R, f'{M}/mnk_exits.patch', "matmult_mnk calls exit(0) on a large product:
     if ((size_t)m * n > 1000)
         exit(0);
 ''')])
+mutant(R, f'{M}/mkn_clears_only_nan.patch', "matmult_mkn clears only the elements of C that hold NaN and adds to the rest: right on a NaN-filled C, wrong when called again on its own result (hidden_called_twice reuses one C).",
+  [(F,'''void matmult_mkn(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    zero((size_t)m * n, C);
+''','''void matmult_mkn(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    for (size_t c = 0; c < (size_t)m * n; c++)
+        if (C[c] != C[c])
+            C[c] = 0.0;
+''')])

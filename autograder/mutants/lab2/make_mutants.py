@@ -170,3 +170,11 @@ mutant(R, O+"mandel_shared_pixel_counter.patch",
  "mandel counts its pixels with one counter shared by all threads (img[pos++]): each thread's columns land in the wrong place.",
  [(M, "    double scale_x = 3.5 / width, scale_y = 3.5 / height;", "    double scale_x = 3.5 / width, scale_y = 3.5 / height;\n    size_t pos = 0;"),
   (M, "img[(size_t)px * height + py] = iter == max_iter ? 0 : iter;", "img[pos++] = iter == max_iter ? 0 : iter;")])
+
+mutant(R, O+"gs_sweeps_planes_downward.patch",
+ "gauss_seidel sweeps the planes from i = N down to 1, so each point reads the new +z neighbour and the old -z one: it converges to the same answer, but not through lexicographic Gauss-Seidel's iterates.",
+ [(P, """        for (int i = 1; i <= N; i++)
+            for (int j = 1; j <= N; j++)
+                norm2 += gauss_seidel_row(N, i, j, f, u);""", """        for (int i = N; i >= 1; i--)
+            for (int j = 1; j <= N; j++)
+                norm2 += gauss_seidel_row(N, i, j, f, u);""")])

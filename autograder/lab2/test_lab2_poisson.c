@@ -58,16 +58,22 @@ START_TEST(init_omp_matches_problem)
 }
 END_TEST
 
-START_TEST(max_iter_zero_changes_nothing)
+/* max_iter = 0 changes nothing, and max_iter = 1 does exactly one sweep:
+ * a solver that does nothing passes only the first half. */
+START_TEST(max_iter_zero_then_one)
 {
     for (int s = 0; s < l2_solver_count; s++) {
-        l2_grid ref = l2_grid_new(9, 3.0), got = l2_grid_copy(&ref);
-        int it = l2_run(&l2_solvers[s], &got, 3.0, 0.0, 0, 2);
-        ck_assert_msg(it == 0, "%s, N=9, max_iter=0: returned %d, expected 0 sweeps", l2_solvers[s].name, it);
-        ag_assert_grid_eq(ref.u, got.u, SIDE(9), -1.0, "%s, N=9, T0=3, max_iter=0: u must be the input",
-                          l2_solvers[s].name);
-        l2_grid_free(&ref);
-        l2_grid_free(&got);
+        const l2_solver *sv = &l2_solvers[s];
+        ag_grid ref = ag_grid_new(9, 3.0), got = ag_grid_copy(&ref);
+        int it = l2_run(sv, &got, 3.0, 0.0, 0, 2);
+        ck_assert_msg(it == 0, "%s, N=9, max_iter=0: returned %d, expected 0 sweeps", sv->name, it);
+        ag_assert_grid_eq(ref.u, got.u, SIDE(9), -1.0, "%s, N=9, T0=3, max_iter=0: u must be the input", sv->name);
+        it = l2_run(sv, &got, 3.0, 0.0, 1, 2);
+        ck_assert_msg(it == 1, "%s, N=9, max_iter=1, tol=0: returned %d, expected 1 sweep", sv->name, it);
+        l2_reference(sv, &ref, 0.0, 1);
+        ag_assert_grid_eq(ref.u, got.u, SIDE(9), -1.0, "%s, N=9, T0=3, max_iter=1: u after one sweep", sv->name);
+        ag_grid_free(&ref);
+        ag_grid_free(&got);
     }
 }
 END_TEST
@@ -117,14 +123,52 @@ START_TEST(jacobi_one_sweep_by_hand)
         const l2_solver *sv = &l2_solvers[s];
         if (!sv->jacobi)
             continue;
-        l2_grid g = l2_grid_new(N, 0.0);
+        ag_grid g = ag_grid_new(N, 0.0);
         l2_run(sv, &g, 0.0, 0.0, 1, 2);
         for (int p = 0; p < 6; p++) {
             double got = g.u[poisson_index(N, pts[p].i, pts[p].j, pts[p].k)];
             ck_assert_msg(got == pts[p].want, "%s, N=15, T0=0, one sweep: u[%d][%d][%d] = %.17g, expected %.17g (%s)",
                           sv->name, pts[p].i, pts[p].j, pts[p].k, got, pts[p].want, pts[p].why);
         }
-        l2_grid_free(&g);
+        ag_grid_free(&g);
+    }
+}
+END_TEST
+
+/* Values worked out by hand, N = 15 (h = 1/8), T0 = 0, one Gauss-Seidel
+ * sweep in the order i, then j, then k: a point reads the new values of its
+ * -z, -y and -x neighbours, already swept, and the old ones (0 inside) of
+ * the rest. None of these points is in the radiator (z = -0.875 and -0.75
+ * are below -2/3). Each expected value is written as the sum of the six
+ * neighbours in the kit's order (-z, +z, -y, +y, -x, +x), then over 6. */
+START_TEST(gauss_seidel_one_sweep_by_hand)
+{
+    const int N = 15;
+    const double first = (20.0 + 0.0 + 0.0 + 0.0 + 20.0 + 0.0) / 6.0; /* 40/6, as in Jacobi */
+    const struct {
+        int i, j, k;
+        double want;
+        const char *why;
+    } pts[] = {
+        {1, 1, 1, first, "the first point: 20 (z = -1) + 0 (y = -1) + 20 (x = -1), over 6"},
+        {1, 1, 2, (20.0 + 0.0 + 0.0 + 0.0 + first + 0.0) / 6.0,
+         "20 (z = -1) + the new u[1][1][1] = 40/6 (its -x neighbour), over 6"},
+        {1, 2, 1, (20.0 + 0.0 + first + 0.0 + 20.0 + 0.0) / 6.0,
+         "20 (z = -1) + the new u[1][1][1] (its -y neighbour) + 20 (x = -1), over 6"},
+        {2, 1, 1, (first + 0.0 + 0.0 + 0.0 + 20.0 + 0.0) / 6.0,
+         "the new u[1][1][1] (its -z neighbour) + 0 (y = -1) + 20 (x = -1), over 6"},
+    };
+    static const char *const names[] = {"gauss_seidel", "gauss_seidel_omp"};
+    for (int s = 0; s < 2; s++) {
+        const l2_solver *sv = l2_find(names[s]);
+        ag_grid g = ag_grid_new(N, 0.0);
+        l2_run(sv, &g, 0.0, 0.0, 1, 2);
+        for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+            double got = g.u[poisson_index(N, pts[p].i, pts[p].j, pts[p].k)];
+            ck_assert_msg(got == pts[p].want, "%s, N=15, T0=0, one sweep: u[%d][%d][%d] = %.17g, expected %.17g (%s)",
+                          sv->name, pts[p].i, pts[p].j, pts[p].k, got, pts[p].want, pts[p].why);
+        }
+        ag_grid_free(&g);
     }
 }
 END_TEST
@@ -197,6 +241,22 @@ START_TEST(tolerance_stop_omp)
 }
 END_TEST
 
+/* Every thread's share of the norm counts, in every sweep: N = 96 and more
+ * threads than the machine has cores (at least 5), so that threads run at
+ * once and are also interrupted in the middle of their work; 10 sweeps near
+ * the tolerance, 12 times over. A norm summed into one shared variable
+ * without a reduction loses updates in some sweep of these runs, and the
+ * solver then stops early; the margin on tol keeps every correct order of
+ * addition passing. */
+START_TEST(omp_norm_counts_every_thread)
+{
+    int threads = 2 * omp_get_num_procs() + 1;
+    threads = threads < 5 ? 5 : threads > 48 ? 48 : threads;
+    l2_check_norm_counts_every_thread(l2_find("jacobi_omp_v1"), 96, 10, threads, 12);
+    l2_check_norm_counts_every_thread(l2_find("jacobi_omp_v2"), 96, 10, threads, 12);
+}
+END_TEST
+
 /* Boundary values nobody would hard-code: a solver must read them from the
  * array and never write them. */
 START_TEST(boundary_read_never_written)
@@ -206,13 +266,13 @@ START_TEST(boundary_read_never_written)
         const l2_solver *sv = &l2_solvers[s];
         if (sv->first_touch)
             continue; /* its set-up writes the kit's boundary */
-        l2_grid ref = l2_grid_new(N, 4.0);
+        ag_grid ref = ag_grid_new(N, 4.0);
         for (int i = 0; i <= last; i++)
             for (int j = 0; j <= last; j++)
                 for (int k = 0; k <= last; k++)
                     if (i == 0 || i == last || j == 0 || j == last || k == 0 || k == last)
                         ref.u[poisson_index(N, i, j, k)] = 1.0 + (double)((7 * i + 3 * j + k) % 13);
-        l2_grid start = l2_grid_copy(&ref), got = l2_grid_copy(&ref);
+        ag_grid start = ag_grid_copy(&ref), got = ag_grid_copy(&ref);
         int it = l2_run(sv, &got, 4.0, 0.0, 3, 2);
         ck_assert_msg(it == 3, "%s, N=8, 3 sweeps: returned %d", sv->name, it);
         for (int i = 0; i <= last; i++)
@@ -230,7 +290,7 @@ START_TEST(boundary_read_never_written)
                           "%s, N=8, boundary values 1..13 (not the kit's 20 and 0), 3 sweeps: u against the "
                           "reference, which reads the boundary from the array",
                           sv->name);
-        l2_grid_free(&ref), l2_grid_free(&start), l2_grid_free(&got);
+        ag_grid_free(&ref), ag_grid_free(&start), ag_grid_free(&got);
     }
 }
 END_TEST
@@ -244,10 +304,10 @@ START_TEST(monotone_from_zero)
     for (int s = 0; s < l2_solver_count; s++) {
         const l2_solver *sv = &l2_solvers[s];
         double *prev = kit_alloc_doubles(n);
-        l2_grid g0 = l2_grid_new(N, 0.0);
+        ag_grid g0 = ag_grid_new(N, 0.0);
         memcpy(prev, g0.u, n * sizeof *prev);
         for (int k = 1; k <= 6; k++) {
-            l2_grid g = l2_grid_copy(&g0);
+            ag_grid g = ag_grid_copy(&g0);
             int it = l2_run(sv, &g, 0.0, 0.0, k, 2);
             double warmer = 0.0;
             for (size_t c = 0; c < n; c++)
@@ -262,9 +322,9 @@ START_TEST(monotone_from_zero)
                               "from T0 = 0 the iterates must never decrease",
                               sv->name, c, g.u[c], k, prev[c], k - 1);
             memcpy(prev, g.u, n * sizeof *prev);
-            l2_grid_free(&g);
+            ag_grid_free(&g);
         }
-        l2_grid_free(&g0);
+        ag_grid_free(&g0);
         kit_free(prev);
     }
 }
@@ -276,7 +336,7 @@ END_TEST
  * missing h^2 or a shifted grid breaks that. */
 static double manufactured_error(const l2_solver *sv, int N)
 {
-    l2_grid g = l2_grid_new(N, 0.0);
+    ag_grid g = ag_grid_new(N, 0.0);
     double h = poisson_h(N), pi = acos(-1.0);
     for (int i = 0; i <= N + 1; i++)
         for (int j = 0; j <= N + 1; j++)
@@ -295,7 +355,7 @@ static double manufactured_error(const l2_solver *sv, int N)
                 double exact = sin(pi * (-1 + k * h)) * sin(pi * (-1 + j * h)) * sin(pi * (-1 + i * h));
                 err = fmax(err, fabs(g.u[poisson_index(N, i, j, k)] - exact));
             }
-    l2_grid_free(&g);
+    ag_grid_free(&g);
     return err;
 }
 
@@ -326,20 +386,20 @@ START_TEST(residual_after_convergence)
 {
     static const char *const names[] = {"jacobi", "gauss_seidel", "jacobi_omp_v2"};
     for (int s = 0; s < 3; s++) {
-        l2_grid g = l2_grid_new(15, 0.0);
+        ag_grid g = ag_grid_new(15, 0.0);
         int it = l2_run(l2_find(names[s]), &g, 0.0, 1e-10, 100000, 2);
         double r = poisson_residual_max(15, g.f, g.u);
         ck_assert_msg(r <= 1e-6, "%s, N=15, tol=1e-10 (stopped after %d sweeps): residual max |(6u - sum of "
                       "neighbours)/h^2 - f| = %.3g, expected <= 1e-6",
                       names[s], it, r);
-        l2_grid_free(&g);
+        ag_grid_free(&g);
     }
 }
 END_TEST
 
 START_TEST(gauss_seidel_needs_about_half_the_sweeps)
 {
-    l2_grid a = l2_grid_new(15, 0.0), b = l2_grid_copy(&a);
+    ag_grid a = ag_grid_new(15, 0.0), b = ag_grid_copy(&a);
     int nj = l2_run(l2_find("jacobi"), &a, 0.0, 1e-6, 100000, 1);
     int ng = l2_run(l2_find("gauss_seidel"), &b, 0.0, 1e-6, 100000, 1);
     double ratio = (double)ng / nj;
@@ -347,16 +407,17 @@ START_TEST(gauss_seidel_needs_about_half_the_sweeps)
                   "N=15, T0=0, tol=1e-6: Gauss-Seidel took %d sweeps, Jacobi %d: ratio %.2f, expected about 0.5 "
                   "(0.4 to 0.65)",
                   ng, nj, ratio);
-    l2_grid_free(&a), l2_grid_free(&b);
+    ag_grid_free(&a), ag_grid_free(&b);
 }
 END_TEST
 
 void lab2_poisson_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = init_omp_matches_problem, .points = 2});
-    ag_add(s, (ag_spec){.test = max_iter_zero_changes_nothing, .points = 1});
+    ag_add(s, (ag_spec){.test = max_iter_zero_then_one, .points = 1});
     ag_add(s, (ag_spec){.test = bad_arguments_rejected, .points = 1});
     ag_add(s, (ag_spec){.test = jacobi_one_sweep_by_hand, .points = 2});
+    ag_add(s, (ag_spec){.test = gauss_seidel_one_sweep_by_hand, .points = 1});
     ag_add(s, (ag_spec){.test = jacobi_bit_for_bit, .points = 2});
     ag_add(s, (ag_spec){.test = gauss_seidel_bit_for_bit, .points = 2});
     ag_add(s, (ag_spec){.test = omp_v1_bit_for_bit_1_to_4_threads, .points = 2});
@@ -365,6 +426,7 @@ void lab2_poisson_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = gs_omp_bit_for_bit_threads, .points = 3, .timeout = 30});
     ag_add(s, (ag_spec){.test = tolerance_stop_sequential, .points = 2});
     ag_add(s, (ag_spec){.test = tolerance_stop_omp, .points = 2, .timeout = 30});
+    ag_add(s, (ag_spec){.test = omp_norm_counts_every_thread, .points = 2, .timeout = 60});
     ag_add(s, (ag_spec){.test = boundary_read_never_written, .points = 1});
     ag_add(s, (ag_spec){.test = monotone_from_zero, .points = 1});
     ag_add(s, (ag_spec){.test = manufactured_solution_second_order, .points = 2, .timeout = 20});
