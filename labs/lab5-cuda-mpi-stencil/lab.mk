@@ -5,7 +5,7 @@
 # equal the kit's serial reference bit for bit, so no contraction anywhere:
 # gcc -ffp-contract=off (after OPT's =fast, so it wins), nvcc -fmad=false.
 STUDENT_FILES := stencil_cpu.c stencil_gpu.cu server.c exchange.c compute.c
-DRIVERS       := wave lab5_mpi_check
+DRIVERS       := wave lab5_bench lab5_mpi_check
 wave_SRCS     := $(LAB_DIR)/wave_main.c
 lab5_bench_SRCS := $(LAB_DIR)/lab5_bench.c autograder/lab5/wave_serial.c
 # Run by the tests under mpirun: the end-to-end runs, the halo exchange,

@@ -10,6 +10,7 @@
  * Ranks 0 .. P-2 compute, rank P-1 is the data server. The server prints
  * the time from the first send to the last receive and the rate in GLUP/s
  * (10^9 point updates per second). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,13 +73,19 @@ static int parse(int argc, char **argv, options *o)
 static int write_mid_plane(const options *o, const float *u)
 {
     size_t plane = (size_t)o->dimx * o->dimy;
-    double *v = kit_alloc_doubles(plane);
-    for (size_t c = 0; c < plane; c++)
+    double *v = kit_alloc_doubles(plane), top = 1e-30;
+    for (size_t c = 0; c < plane; c++) {
         v[c] = u[(size_t)(o->dimz / 2) * plane + c];
+        top = fabs(v[c]) > top ? fabs(v[c]) : top;
+    }
+    /* white at 0: a colour range symmetric about it (the palette argument
+     * is where io_write_heatmap_png lets a caller add a gnuplot line) */
+    char palette[160];
+    snprintf(palette, sizeof palette, "defined (-1 'blue', 0 'white', 1 'red')\nset cbrange [%g:%g]", -top, top);
     char title[128];
     snprintf(title, sizeof title, "wave u, plane z = %d, after %d steps", o->dimz / 2, o->nreps);
     io_heatmap spec = {.path = o->png, .title = title, .xlabel = "x", .ylabel = "y", .cblabel = "u",
-                       .palette = "defined (-1 'blue', 0 'white', 1 'red')", .nx = o->dimx, .ny = o->dimy,
+                       .palette = palette, .nx = o->dimx, .ny = o->dimy,
                        .dx = 1, .dy = 1};
     int rc = io_write_heatmap_png(&spec, v);
     kit_free(v);
