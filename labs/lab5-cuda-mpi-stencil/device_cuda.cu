@@ -64,12 +64,15 @@ static void cuda_zero(void *p, size_t bytes)
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-/* cudaMemcpy on the legacy default stream would not wait for the
- * non-blocking streams: wait for the device first. */
+/* Synchronous for the pipeline's streams too: cudaMemcpy runs on the
+ * legacy default stream, which the non-blocking streams do not wait for,
+ * and from pageable host memory it may return before the data is on the
+ * device (lab 4 met that race). So wait for the device before and after. */
 static void cuda_memcpy(void *dst, const void *src, size_t bytes, dev_copy_kind kind)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(dst, src, bytes, cuda_kind(kind)));
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 static void cuda_memcpy_async(void *dst, const void *src, size_t bytes, dev_copy_kind kind, int stream)
