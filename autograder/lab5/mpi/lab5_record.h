@@ -1,0 +1,40 @@
+/* Lab 5's check program: one log of what a compute rank did, in order:
+ * every device call (the recording backend, lab5_record.c, which passes
+ * each call on to the real backend) and every MPI call (the PMPI layer,
+ * lab5_pmpi.c). From it the program checks the order of the overlapped
+ * pipeline and counts the exchanges and barriers. */
+#ifndef LAB5_RECORD_H
+#define LAB5_RECORD_H
+
+#include <stddef.h>
+
+#include "device.h"
+
+typedef enum {
+    EV_LAUNCH, EV_COPY_ASYNC, EV_COPY, EV_STREAM_SYNC, EV_SYNC, /* device */
+    EV_SENDRECV, EV_ISEND, EV_IRECV, EV_WAIT, EV_BARRIER, EV_SEND, EV_RECV /* MPI */
+} ev_type;
+
+typedef struct {
+    ev_type type;
+    int stream;         /* launches, async copies, stream syncs */
+    int nz;             /* launches: planes of the region */
+    dev_copy_kind kind; /* copies */
+    size_t bytes;       /* copies */
+    int tag, peer;      /* MPI */
+} event;
+
+void record_event(event e);
+/* Starts a new log (one per case). */
+void record_reset(void);
+size_t record_count(void);
+const event *record_events(void);
+/* The recording backend over inner. */
+const dev_backend *record_backend(const dev_backend *inner);
+
+/* How many barriers this process called since the program began. */
+long pmpi_barriers(void);
+/* 1 while the program's own MPI calls run (they are not logged). */
+extern int pmpi_quiet;
+
+#endif

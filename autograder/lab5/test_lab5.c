@@ -1,0 +1,259 @@
+/* Lab 5 (cuda-mpi-stencil): the visible tests. Run them with
+ * `make lab5 && make check`.
+ *
+ * Every result is compared bit for bit with the kit's serial reference
+ * (wave_serial.c: the whole grid, zero-padded, three time levels; nothing
+ * of the stages' regions, halos or buffers): the scheme fixes the order of
+ * every addition, and the lab builds without contraction (gcc
+ * -ffp-contract=off, nvcc -fmad=false). The MPI tests run the lab's check
+ * program (mpi/lab5_mpi_check.c) under mpirun on 3 to 5 ranks,
+ * oversubscribed, each within a time limit; a deadlock there ends as
+ * "FAIL TIMEOUT" after a few seconds. GPU tests are skipped (never passed)
+ * where there is no GPU. */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "grader.h"
+#include "lab5_checks.h"
+#include "wave.h"
+#include "wave_serial.h"
+
+/* --- stage 1: stencil_region_cpu ------------------------------------------ */
+
+/* 13 x 11 x 20: no two sizes equal, so an index with dimz or dimy in the
+ * wrong place, or swapped axes, moves the delta's neighbours. The points:
+ * the middle, and near each x and y edge (the neighbours past the edge must
+ * count as 0, not wrap into the next row). */
+START_TEST(stencil_delta)
+{
+    static const int at[][3] = {{6, 5, 10}, {1, 1, 8}, {11, 9, 11}, {0, 10, 9}, {12, 0, 12}, {3, 7, 4}, {9, 2, 15}};
+    for (size_t p = 0; p < sizeof at / sizeof at[0]; p++)
+        l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 13, 11, 20, at[p][0], at[p][1], at[p][2]);
+    /* a region of 9 planes writes only plane 4; of 8, nothing */
+    l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 5, 6, 9, 2, 3, 4);
+    l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 5, 6, 8, 2, 3, 4);
+}
+END_TEST
+
+START_TEST(stencil_composition)
+{
+    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 13, 11, 8);
+    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 7, 9, 12);
+    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 16, 3, 21);
+}
+END_TEST
+
+/* next == prev (the pipeline's d_output) gives what separate arrays give. */
+START_TEST(stencil_aliasing)
+{
+    const int dimx = 11, dimy = 7, nz = 17;
+    size_t points = (size_t)dimx * dimy * nz;
+    float *in = kit_alloc(points, sizeof(float)), *vel = kit_alloc(points, sizeof(float));
+    float *prev = kit_alloc(points, sizeof(float)), *next = kit_alloc(points, sizeof(float));
+    float *same = kit_alloc(points, sizeof(float));
+    l5_fill_random(dimx, dimy, nz, in, vel);
+    for (size_t c = 0; c < points; c++)
+        prev[c] = same[c] = 0.5f * in[(c * 7) % points];
+    l5_poison(next, points);
+    stencil_region_cpu(next, in, prev, vel, dimx, dimy, nz);
+    stencil_region_cpu(same, in, same, vel, dimx, dimy, nz);
+    l5_assert_planes(next, same, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS,
+                     "stencil_region_cpu, 11 x 7 x 17, next == prev against separate arrays");
+    kit_free(in), kit_free(vel), kit_free(prev), kit_free(next), kit_free(same);
+}
+END_TEST
+
+/* 1 and 2 OpenMP threads (and 3, more than the planes of some chunks)
+ * must give the same bits: each point is written once, with no reduction. */
+START_TEST(stencil_threads)
+{
+    const int dimx = 19, dimy = 13, nz = 15;
+    size_t points = (size_t)dimx * dimy * nz;
+    float *in = kit_alloc(points, sizeof(float)), *vel = kit_alloc(points, sizeof(float));
+    float *one = kit_alloc(points, sizeof(float)), *many = kit_alloc(points, sizeof(float));
+    l5_fill_random(dimx, dimy, nz, in, vel);
+    omp_set_num_threads(1);
+    l5_poison(one, points);
+    stencil_region_cpu(one, in, in, vel, dimx, dimy, nz);
+    l5_check_composition(stencil_region_cpu, "stencil_region_cpu on 1 thread", dimx, dimy, 9);
+    for (int t = 2; t <= 3; t++) {
+        omp_set_num_threads(t);
+        l5_poison(many, points);
+        stencil_region_cpu(many, in, in, vel, dimx, dimy, nz);
+        char ctx[96];
+        snprintf(ctx, sizeof ctx, "stencil_region_cpu, 19 x 13 x 15: %d threads against 1", t);
+        l5_assert_planes(one, many, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS, ctx);
+    }
+    kit_free(in), kit_free(vel), kit_free(one), kit_free(many);
+}
+END_TEST
+
+/* --- stage 3: distribution_plan -------------------------------------------- */
+
+static void expect_plan(int dimz, int ncomp, int rank, int src, int n, int dst)
+{
+    wave_plan p = {-7, -7, -7};
+    int rc = distribution_plan(dimz, ncomp, rank, &p);
+    ck_assert_msg(rc == 0 && p.src_plane == src && p.nplanes == n && p.dst_plane == dst,
+                  "distribution_plan(dimz=%d, ncomp=%d, rank=%d): expected 0 and {src_plane %d, nplanes %d, dst_plane "
+                  "%d}, got %d and {%d, %d, %d}",
+                  dimz, ncomp, rank, src, n, dst, rc, p.src_plane, p.nplanes, p.dst_plane);
+}
+
+static void expect_refused(int dimz, int ncomp, int rank, const char *why)
+{
+    wave_plan p = {-7, -7, -7};
+    ck_assert_msg(distribution_plan(dimz, ncomp, rank, &p) == -1,
+                  "distribution_plan(dimz=%d, ncomp=%d, rank=%d) must return -1: %s", dimz, ncomp, rank, why);
+}
+
+/* The lecture's grid, 480 x 480 x 400, on 2, 4, 5 and 8 compute ranks:
+ * rank 0 gets its S planes and the 4 after them, into local plane 4 (its
+ * left halo stays the zero boundary); an internal rank gets S + 8 planes
+ * from global plane r*S - 4 into local plane 0; the last rank S + 4 from
+ * r*S - 4. The points per message (nplanes x 480 x 480) are the lecture's
+ * edge_num_points and int_num_points (the notes' table). */
+START_TEST(plan_lecture_numbers)
+{
+    static const struct { int ncomp, S; long edge, internal; } t[] = {
+        {2, 200, 47001600, 47923200}, {4, 100, 23961600, 24883200}, {5, 80, 19353600, 20275200}, {8, 50, 12441600, 13363200}};
+    for (int c = 0; c < 4; c++) {
+        int S = t[c].S, last = t[c].ncomp - 1;
+        expect_plan(400, t[c].ncomp, 0, 0, S + 4, 4);
+        for (int r = 1; r < last; r++)
+            expect_plan(400, t[c].ncomp, r, r * S - 4, S + 8, 0);
+        expect_plan(400, t[c].ncomp, last, last * S - 4, S + 4, 0);
+        wave_plan p0, p1;
+        distribution_plan(400, t[c].ncomp, 0, &p0);
+        distribution_plan(400, t[c].ncomp, 1, &p1);
+        ck_assert_msg((long)p0.nplanes * 480 * 480 == t[c].edge, "%d compute ranks: edge message of %ld points, the lecture's %ld",
+                      t[c].ncomp, (long)p0.nplanes * 480 * 480, t[c].edge);
+        if (last > 1)
+            ck_assert_msg((long)p1.nplanes * 480 * 480 == t[c].internal,
+                          "%d compute ranks: internal message of %ld points, the lecture's %ld", t[c].ncomp,
+                          (long)p1.nplanes * 480 * 480, t[c].internal);
+    }
+    /* the smallest slab, S = 8, and 3 ranks */
+    expect_plan(24, 3, 0, 0, 12, 4);
+    expect_plan(24, 3, 1, 4, 16, 0);
+    expect_plan(24, 3, 2, 12, 12, 0);
+    expect_refused(401, 4, 0, "401 planes do not split evenly over 4 ranks");
+    expect_refused(28, 4, 0, "S = 7 < 8: the boundary planes of a slab would overlap");
+    expect_refused(400, 1, 0, "one compute rank has no neighbour to exchange with (np >= 3)");
+    expect_refused(400, 4, 4, "rank 4 is not a compute rank of 4");
+    expect_refused(400, 4, -1, "rank -1 is not a compute rank");
+}
+END_TEST
+
+/* --- stages 3 to 5 under mpirun ---------------------------------------------- */
+
+/* nreps 0 (the input back), 1 and 2 (a step with and without the swap),
+ * odd and even counts (the answer's buffer), 100 (long enough for an error
+ * at an edge to spread everywhere). S = 8 is the smallest slab. */
+START_TEST(e2e_three_ranks)
+{
+    ag_run_mpi("lab5_mpi_check", 3, "sendrecv:16x16x32:0,1,2,7,10 sendrecv:9x20x16:1,2 halo", 60);
+}
+END_TEST
+
+START_TEST(e2e_four_ranks)
+{
+    ag_run_mpi("lab5_mpi_check", 4, "sendrecv:12x10x24:1,2,100 nonblocking:12x10x24:1,2,7", 60);
+}
+END_TEST
+
+/* 13 x 11 x 48: odd sizes, S = 12; internal ranks on both sides */
+START_TEST(e2e_five_ranks)
+{
+    ag_run_mpi("lab5_mpi_check", 5, "sendrecv:13x11x48:0,1,2,7,10 nonblocking:13x11x48:1,2,7", 60);
+}
+END_TEST
+
+START_TEST(halo_exchange)
+{
+    ag_run_mpi("lab5_mpi_check", 5, "halo", 60);
+}
+END_TEST
+
+/* The overlap, from the log of each compute rank's calls: S = 10 (not 12,
+ * the boundary regions' depth), both exchanges, and barrier counts. */
+START_TEST(overlap_order)
+{
+    ag_run_mpi("lab5_mpi_check", 4, "--order sendrecv:9x7x30:1,3 nonblocking:9x7x30:3", 60);
+}
+END_TEST
+
+/* The driver on bad configurations: a message and MPI_Abort, never a hang
+ * or a wrong answer. */
+START_TEST(bad_configurations)
+{
+    l5_expect_abort(3, "16 16 31 2", "dimz", 30);
+    l5_expect_abort(4, "16 16 21 2", "dimz", 30);
+    l5_expect_abort(2, "16 16 32 2", "Needed 3 or more processes.", 30);
+}
+END_TEST
+
+/* --- stage 2 and the CUDA backend, on a GPU host ------------------------------ */
+
+START_TEST(gpu_delta)
+{
+    static const int at[][3] = {{6, 5, 10}, {1, 1, 8}, {11, 9, 11}, {0, 10, 9}, {12, 0, 12}};
+    for (size_t p = 0; p < sizeof at / sizeof at[0]; p++)
+        l5_check_delta(l5_gpu_region, "launch_kernel", 13, 11, 20, at[p][0], at[p][1], at[p][2]);
+    /* wider than a block row and taller than a block column */
+    l5_check_delta(l5_gpu_region, "launch_kernel", 67, 21, 11, 66, 20, 5);
+}
+END_TEST
+
+START_TEST(gpu_composition)
+{
+    l5_check_composition(l5_gpu_region, "launch_kernel", 13, 11, 8);
+    l5_check_composition(l5_gpu_region, "launch_kernel", 70, 37, 40);
+    l5_check_composition(l5_gpu_region, "launch_kernel", 1, 1, 9);
+}
+END_TEST
+
+/* The ranks share the host's GPU(s): rank r on GPU r mod count. */
+START_TEST(gpu_e2e)
+{
+    ag_run_mpi("lab5_mpi_check", 3, "--backend cuda --order sendrecv:16x16x32:0,1,2,7 nonblocking:40x33x32:1,10", 180);
+    ag_run_mpi("lab5_mpi_check", 5, "--backend cuda --order sendrecv:13x11x48:1,2,7,100 nonblocking:13x11x48:2,7", 180);
+}
+END_TEST
+
+/* One compute rank per GPU. */
+START_TEST(gpu_two_gpus)
+{
+    ag_run_mpi("lab5_mpi_check", 3, "--backend cuda --order sendrecv:96x80x64:1,2,50 nonblocking:96x80x64:3,50", 180);
+}
+END_TEST
+
+void lab5_hidden_tests(ag_suite *s) __attribute__((weak));
+
+static void register_tests(ag_suite *s)
+{
+    ag_add(s, (ag_spec){.test = stencil_delta, .points = 3});
+    ag_add(s, (ag_spec){.test = stencil_composition, .points = 2});
+    ag_add(s, (ag_spec){.test = stencil_aliasing, .points = 1});
+    ag_add(s, (ag_spec){.test = stencil_threads, .points = 1});
+    ag_add(s, (ag_spec){.test = plan_lecture_numbers, .points = 2});
+    ag_add(s, (ag_spec){.test = e2e_three_ranks, .points = 3, .timeout = 90});
+    ag_add(s, (ag_spec){.test = e2e_four_ranks, .points = 2, .timeout = 90});
+    ag_add(s, (ag_spec){.test = e2e_five_ranks, .points = 3, .timeout = 90});
+    ag_add(s, (ag_spec){.test = halo_exchange, .points = 2, .timeout = 150});
+    ag_add(s, (ag_spec){.test = overlap_order, .points = 2, .timeout = 90});
+    ag_add(s, (ag_spec){.test = bad_configurations, .points = 1, .timeout = 120});
+    ag_add(s, (ag_spec){.test = gpu_delta, .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = gpu_composition, .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = gpu_e2e, .points = 3, .gpus = 1, .timeout = 400});
+    ag_add(s, (ag_spec){.test = gpu_two_gpus, .points = 1, .gpus = 2, .timeout = 200});
+    if (lab5_hidden_tests) /* absent from the student copy */
+        lab5_hidden_tests(s);
+}
+
+int main(int argc, char **argv)
+{
+    return ag_main(argc, argv, "lab5-cuda-mpi-stencil", register_tests);
+}

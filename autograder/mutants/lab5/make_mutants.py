@@ -1,0 +1,103 @@
+"""Regenerates lab 5's mutants from the reference (run from the kit's root:
+    python3 autograder/mutants/lab5/make_mutants.py
+after changing reference/lab5-cuda-mpi-stencil/). Each is one mistake the
+issue (and the lecture's errata) names; the header says which test catches
+it where that is not obvious."""
+import sys; sys.path.insert(0, 'autograder/mutants')
+from mkpatch import mutant
+R = 'reference/lab5-cuda-mpi-stencil'; M = 'autograder/mutants/lab5'
+CPU, GPU, SRV, EXC, CMP = 'stencil_cpu.c', 'stencil_gpu.cu', 'server.c', 'exchange.c', 'compute.c'
+
+# --- stage 1 and 2: the stencil ---------------------------------------------
+mutant(R, f'{M}/cpu_index_y_times_dimz.patch',
+  "stencil_region_cpu indexes y * dimz (the lecture's y * dim.z) where it must be y * dimx: right only on cubes.\n"
+  "The delta test on a 13 x 11 x 20 region catches it.",
+  [(CPU, 'size_t n = (size_t)z * plane + (size_t)y * dimx + x;', 'size_t n = (size_t)z * plane + (size_t)y * nz + x;')])
+mutant(R, f'{M}/cpu_lap_plus_centre.patch',
+  "stencil_region_cpu starts the Laplacian at coeff[0] + in[n] (the lecture's erratum 8), not coeff[0] * in[n].",
+  [(CPU, 'float lap = wave_coeff[0] * in[n];', 'float lap = wave_coeff[0] + in[n];')])
+mutant(R, f'{M}/cpu_neighbours_wrap_in_x.patch',
+  "stencil_region_cpu reads x neighbours past the row's end from the next row (no bounds check in x: the lecture's kernel).",
+  [(CPU, 'float left = at(pz, x - i, y, dimx, dimy), right = at(pz, x + i, y, dimx, dimy);',
+         'float left = in[n - i], right = in[n + i];')])
+mutant(R, f'{M}/gpu_index_y_times_dimz.patch',
+  "the CUDA kernel indexes y * dimz (the lecture's y * dim.z) where it must be y * dimx.\nrequires: gpu",
+  [(GPU, 'size_t n = (size_t)x + (size_t)dimx * ((size_t)y + (size_t)dimy * z0);',
+         'size_t n = (size_t)x + (size_t)y * (z_end + WAVE_RADIUS) + plane * z0;')])
+mutant(R, f'{M}/gpu_writes_halo_planes.patch',
+  "the CUDA launcher covers the whole region, halo planes included (no region contract: the lecture's launch).\n"
+  "requires: gpu",
+  [(GPU, 'wave_propagation<<<grid, block, 0, stream>>>(next, in, prev, vel, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS);',
+         'wave_propagation<<<grid, block, 0, stream>>>(next, in, prev, vel, dimx, dimy, 0, nz);')])
+
+# --- stage 3: the server ------------------------------------------------------
+mutant(R, f'{M}/plan_internal_gets_one_halo.patch',
+  "distribution_plan gives an internal rank only its left halo (S + 4 planes), like an edge rank.",
+  [(SRV, 'plan->nplanes = S + WAVE_RADIUS * (has_left + has_right);', 'plan->nplanes = S + WAVE_RADIUS * (has_left || has_right);')])
+mutant(R, f'{M}/velocity_shifted_four_planes.patch',
+  "data_server sends the velocity from global plane rank*S, 4 planes after the input's start (the lecture's erratum 10):\n"
+  "internal ranks' velocity is shifted by 4 planes, and the last rank's message runs 4 planes past the array.",
+  [(SRV, '''            MPI_CHECK(MPI_Send(fields[f] + (size_t)plan.src_plane * plane, mpi_count((size_t)plan.nplanes * plane),''',
+         '''            size_t start = f == 0 ? (size_t)plan.src_plane : (size_t)r * (dimz / ncomp);
+            MPI_CHECK(MPI_Send(fields[f] + start * plane, mpi_count((size_t)plan.nplanes * plane),''')])
+
+# --- stage 4: the exchange ------------------------------------------------------
+mutant(R, f'{M}/halo_to_wrong_neighbour.patch',
+  "exchange_halos sends the left boundary to the right neighbour (and the right boundary to the left).",
+  [(EXC, '''    MPI_CHECK(MPI_Sendrecv(h->left_boundary, h->count, MPI_FLOAT, left, tag, h->right_halo, h->count, MPI_FLOAT,''',
+         '''    MPI_CHECK(MPI_Sendrecv(h->right_boundary, h->count, MPI_FLOAT, left, tag, h->right_halo, h->count, MPI_FLOAT,'''),
+   (EXC, '''    MPI_CHECK(MPI_Sendrecv(h->right_boundary, h->count, MPI_FLOAT, right, tag, h->left_halo, h->count, MPI_FLOAT,''',
+         '''    MPI_CHECK(MPI_Sendrecv(h->left_boundary, h->count, MPI_FLOAT, right, tag, h->left_halo, h->count, MPI_FLOAT,''')])
+
+# --- stage 5: the compute process ------------------------------------------------
+mutant(R, f'{M}/barrier_mismatch.patch',
+  "compute_process keeps the lecture's barrier after the steps (line 49) that the server never calls:\n"
+  "the server waits for rank 0's planes while rank 0 waits at the barrier (erratum 6). Ends as FAIL TIMEOUT.",
+  [(CMP, '''    /* After the last swap the newest step is in d_input. */''',
+         '''    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* "wait for previous communications" */
+    /* After the last swap the newest step is in d_input. */''')])
+mutant(R, f'{M}/answer_in_wrong_buffer.patch',
+  "compute_process sends d_output after the steps: the step before the last (swap parity; right only for 0 steps).",
+  [(CMP, 'dev_memcpy(dev, h_input, d_input, num_bytes, DEV_D2H);', 'dev_memcpy(dev, h_input, d_output, num_bytes, DEV_D2H);')])
+mutant(R, f'{M}/outer_halos_not_zeroed.patch',
+  "compute_process leaves the pinned halo buffers uninitialised (erratum 12): an edge rank copies garbage\n"
+  "(the CPU backend's NaN) into its outer halo every step.",
+  [(CMP, '''    memset(h.left_halo, 0, halo_bytes);
+    memset(h.right_halo, 0, halo_bytes);
+''', '')])
+mutant(R, f'{M}/interior_after_exchange.patch',
+  "compute_process launches the interior after the exchange: right numbers, no overlap (the order test catches it).",
+  [(CMP, '''        if (mode == WAVE_SENDRECV)
+            launch_region(dev, d_output, d_input, d_vel, plane, WAVE_RADIUS, S, dimx, dimy, DEV_STREAM_INTERIOR);
+''', ''),
+   (CMP, '''            exchange_halos(&h, left, right, i);
+''', '''            exchange_halos(&h, left, right, i);
+            launch_region(dev, d_output, d_input, d_vel, plane, WAVE_RADIUS, S, dimx, dimy, DEV_STREAM_INTERIOR);
+''')])
+mutant(R, f'{M}/exchange_before_copy_done.patch',
+  "compute_process sends the boundary planes without waiting for their copy to the host (a race on a GPU;\n"
+  "the order test catches it on the CPU).",
+  [(CMP, '''        dev_stream_sync(dev, DEV_STREAM_BOUNDARY);
+''', '')])
+mutant(R, f'{M}/int_byte_count.patch',
+  "compute_process keeps the local array's byte count in an int (the lecture's errata 2 and 15): it wraps once a\n"
+  "slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats).\nrequires: gpu",
+  [(CMP, 'const size_t num_bytes = num_points * sizeof(float);', 'const int num_bytes = num_points * sizeof(float);')])
+mutant(R, f'{M}/halo_depth_three.patch',
+  "compute_process exchanges halos 3 planes deep: the stencil's radius is 4.",
+  [(CMP, 'const size_t halo_points = plane * WAVE_RADIUS, halo_bytes = halo_points * sizeof(float);',
+         'const size_t halo_points = plane * (WAVE_RADIUS - 1), halo_bytes = halo_points * sizeof(float);')])
+mutant(R, f'{M}/right_boundary_wrong_offset.patch',
+  "compute_process copies the right boundary from the right stage-1 region's start (plane S-4), not plane S.",
+  [(CMP, 'const size_t right_boundary_offset = (size_t)S * plane;',
+         'const size_t right_boundary_offset = (size_t)(S - WAVE_RADIUS) * plane;')])
+mutant(R, f'{M}/halos_into_input.patch',
+  "compute_process copies the received halos into d_input (overwritten by the swap's prev) instead of d_output.",
+  [(CMP, 'dev_memcpy_async(dev, d_output, h.left_halo, halo_bytes, DEV_H2D, DEV_STREAM_BOUNDARY);',
+         'dev_memcpy_async(dev, d_input, h.left_halo, halo_bytes, DEV_H2D, DEV_STREAM_BOUNDARY);'),
+   (CMP, 'dev_memcpy_async(dev, d_output + right_halo_offset, h.right_halo, halo_bytes, DEV_H2D, DEV_STREAM_BOUNDARY);',
+         'dev_memcpy_async(dev, d_input + right_halo_offset, h.right_halo, halo_bytes, DEV_H2D, DEV_STREAM_BOUNDARY);')])
+mutant(R, f'{M}/prev_uninitialised.patch',
+  "compute_process never initialises d_output, the first step's prev (the lecture's cudaMalloc'd d_output).",
+  [(CMP, '''    dev_memcpy(dev, d_output, h_input, num_bytes, DEV_H2D);
+''', '')])

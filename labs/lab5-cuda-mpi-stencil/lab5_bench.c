@@ -1,0 +1,370 @@
+/* Lab 5's benchmark program (make bench LAB=5 runs it through bench.sh):
+ *
+ *   mpirun -np P lab5_bench [--size DX DY DZ] [--steps N] [--repeats R]
+ *                           [--backend cpu|cuda] [--csv FILE]
+ *
+ * (default: the lecture's 480 x 480 x 400, 100 steps, 5 repeats). Times the
+ * student's compute_process (whatever was built) in three variants, each
+ * repeated, the median reported:
+ *   overlap-sendrecv     the pipeline as written, MPI_Sendrecv exchange
+ *   overlap-nonblocking  the same with the non-blocking exchange
+ *   serialized           every device call waited for at once (a wrapper
+ *                        backend): no overlap, and each phase timed alone
+ *                        (boundary kernels, D2H, exchange, H2D, interior)
+ * and, on the same ranks in the same run, two bounds:
+ *   copy      device-to-device copy of one slab (rank 0 alone), counted as
+ *             read + write: the bandwidth a kernel moving 4 floats a point
+ *             (in, prev, vel read; next written) could reach
+ *   kernel    the stencil over rank 0's whole local array alone, counted at
+ *             4 floats (16 B) a point
+ *   pingpong  MPI round trips of one halo (4 planes) between compute ranks 0
+ *             and 1 through pinned host buffers, one way
+ * Every variant's gathered result is compared bit for bit with the kit's
+ * serial reference; a wrong one prints INVALID in place of its figures and
+ * the program exits 1. Phases are timed with the host clock around calls
+ * that wait for the device (in the serialized variant every call does).
+ * Prints CSV rows (also to FILE) and the issue's goals as ratios. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "cli.h"
+#include "mpi_check.h"
+#include "timer.h"
+#include "wave_mpi.h"
+#include "../../autograder/lab5/wave_serial.h"
+
+enum { PH_BOUNDARY, PH_D2H, PH_EXCHANGE, PH_H2D, PH_INTERIOR, PH_STEP, PH_N };
+
+/* --- the timing backend ------------------------------------------------- */
+
+static const dev_backend *inner;
+static int serialize;
+static double phase[PH_N], t_first, t_last, t_synced;
+
+static void t_init(int rank) { inner->init(rank); }
+static void t_finish(void) { inner->finish(); }
+static void *t_alloc(size_t b) { return inner->alloc(b); }
+static void t_free(void *p) { inner->free(p); }
+static void *t_alloc_host(size_t b) { return inner->alloc_host(b); }
+static void t_free_host(void *p) { inner->free_host(p); }
+static void t_zero(void *p, size_t b) { inner->zero(p, b); }
+static void t_memcpy(void *d, const void *s, size_t b, dev_copy_kind k) { inner->memcpy(d, s, b, k); }
+
+/* the gap since the boundary stream's sync: the exchange (sendrecv mode) */
+static void mark_call(void)
+{
+    double t = wall_time();
+    if (t_synced > 0)
+        phase[PH_EXCHANGE] += t - t_synced, t_synced = 0;
+}
+
+static void t_memcpy_async(void *d, const void *s, size_t b, dev_copy_kind k, int stream)
+{
+    mark_call();
+    double t0 = wall_time();
+    inner->memcpy_async(d, s, b, k, stream);
+    if (serialize) {
+        inner->sync();
+        phase[k == DEV_D2H ? PH_D2H : PH_H2D] += wall_time() - t0;
+    }
+}
+
+static void t_launch(float *next, const float *in, const float *prev, const float *vel, int dimx, int dimy, int nz,
+                     int stream)
+{
+    mark_call();
+    double t0 = wall_time();
+    if (t_first == 0)
+        t_first = t0;
+    inner->launch(next, in, prev, vel, dimx, dimy, nz, stream);
+    if (serialize) {
+        inner->sync();
+        phase[stream == DEV_STREAM_BOUNDARY ? PH_BOUNDARY : PH_INTERIOR] += wall_time() - t0;
+    }
+}
+
+static void t_stream_sync(int stream)
+{
+    mark_call();
+    inner->stream_sync(stream);
+    if (stream == DEV_STREAM_BOUNDARY)
+        t_synced = wall_time();
+}
+
+static void t_sync(void)
+{
+    mark_call();
+    inner->sync();
+    t_last = wall_time();
+}
+
+static const dev_backend timing = {"timing", t_init, t_finish, t_alloc, t_free, t_alloc_host, t_free_host, t_zero,
+                                   t_memcpy, t_memcpy_async, t_launch, t_stream_sync, t_sync};
+
+/* --- the program ---------------------------------------------------------- */
+
+typedef struct {
+    int dimx, dimy, dimz, steps, repeats;
+    const dev_backend *dev;
+    const char *csv;
+} options;
+
+static int rank, np;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One run of the whole program; returns on the server whether the result
+ * was right, and in ph (on every rank) the slowest compute rank's phases
+ * per step. */
+static int run_once(const options *o, wave_exchange mode, int ser, const float *u0, const float *vel,
+                    const float *want, float *out, double ph[PH_N])
+{
+    double mine[PH_N] = {0};
+    int right = 1;
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank == np - 1) {
+        size_t points = (size_t)o->dimx * o->dimy * o->dimz;
+        for (size_t c = 0; c < points; c++)
+            out[c] = NAN;
+        data_server(o->dimx, o->dimy, o->dimz, u0, vel, out);
+        right = memcmp(want, out, points * sizeof *out) == 0;
+    } else {
+        inner = o->dev, serialize = ser;
+        memset(phase, 0, sizeof phase);
+        t_first = t_last = t_synced = 0;
+        compute_process(o->dimx, o->dimy, o->dimz, o->steps, &timing, mode);
+        for (int p = 0; p < PH_N; p++)
+            mine[p] = (p == PH_STEP ? t_last - t_first : phase[p]) / (o->steps ? o->steps : 1);
+    }
+    MPI_CHECK(MPI_Allreduce(mine, ph, PH_N, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(&right, 1, MPI_INT, np - 1, MPI_COMM_WORLD));
+    return right;
+}
+
+/* Rank 0: the device copy and the kernel alone, in GB/s; rank 0 and 1: the
+ * halo ping-pong, one way. Every rank gets the figures. */
+static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, double *pingpong_gbs)
+{
+    int S = o->dimz / (np - 1);
+    size_t plane = (size_t)o->dimx * o->dimy, points = plane * (size_t)(S + 2 * WAVE_RADIUS);
+    size_t bytes = points * sizeof(float), halo = WAVE_RADIUS * plane * sizeof(float);
+    double r[3] = {0, 0, 0};
+    double *t = kit_alloc((size_t)o->repeats, sizeof(double));
+    if (rank == 0) {
+        o->dev->init(rank);
+        float *a = o->dev->alloc(bytes), *b = o->dev->alloc(bytes), *v = o->dev->alloc(bytes);
+        o->dev->zero(a, bytes), o->dev->zero(b, bytes), o->dev->zero(v, bytes);
+        o->dev->memcpy(b, a, bytes, DEV_D2D); /* warm-up */
+        for (int k = 0; k < o->repeats; k++) {
+            double t0 = wall_time();
+            o->dev->memcpy(b, a, bytes, DEV_D2D);
+            o->dev->sync();
+            t[k] = wall_time() - t0;
+        }
+        r[0] = 2.0 * bytes / median(t, o->repeats) * 1e-9;
+        o->dev->launch(b, a, b, v, o->dimx, o->dimy, S + 2 * WAVE_RADIUS, DEV_STREAM_BOUNDARY);
+        o->dev->sync();
+        for (int k = 0; k < o->repeats; k++) {
+            double t0 = wall_time();
+            o->dev->launch(b, a, b, v, o->dimx, o->dimy, S + 2 * WAVE_RADIUS, DEV_STREAM_BOUNDARY);
+            o->dev->sync();
+            t[k] = wall_time() - t0;
+        }
+        r[1] = 16.0 * (double)plane * S / median(t, o->repeats) * 1e-9;
+        o->dev->free(a), o->dev->free(b), o->dev->free(v);
+        o->dev->finish();
+    }
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank <= 1) { /* np >= 3: ranks 0 and 1 both compute */
+        o->dev->init(rank);
+        float *buf = o->dev->alloc_host(halo);
+        memset(buf, 0, halo);
+        int other = 1 - rank, n = (int)(halo / sizeof(float)), trips = 10;
+        for (int k = -1; k < o->repeats; k++) { /* k = -1: warm-up */
+            double t0 = wall_time();
+            for (int j = 0; j < trips; j++) {
+                if (rank == 0) {
+                    MPI_CHECK(MPI_Send(buf, n, MPI_FLOAT, other, 9, MPI_COMM_WORLD));
+                    MPI_CHECK(MPI_Recv(buf, n, MPI_FLOAT, other, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                } else {
+                    MPI_CHECK(MPI_Recv(buf, n, MPI_FLOAT, other, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                    MPI_CHECK(MPI_Send(buf, n, MPI_FLOAT, other, 9, MPI_COMM_WORLD));
+                }
+            }
+            if (k >= 0)
+                t[k] = (wall_time() - t0) / (2.0 * trips);
+        }
+        if (rank == 0)
+            r[2] = halo / median(t, o->repeats) * 1e-9;
+        o->dev->free_host(buf);
+        o->dev->finish();
+    }
+    MPI_CHECK(MPI_Bcast(r, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    *copy_gbs = r[0], *kernel_gbs = r[1], *pingpong_gbs = r[2];
+    kit_free(t);
+}
+
+static int parse(int argc, char **argv, options *o)
+{
+    *o = (options){480, 480, 400, 100, 5, &dev_cpu, NULL};
+    for (int a = 1; a < argc; a++) {
+        int left = argc - a - 1;
+        if (!strcmp(argv[a], "--size") && left >= 3) {
+            if (cli_parse_int(argv[a + 1], "DX", 1, 1 << 20, &o->dimx) ||
+                cli_parse_int(argv[a + 2], "DY", 1, 1 << 20, &o->dimy) ||
+                cli_parse_int(argv[a + 3], "DZ", 1, 1 << 20, &o->dimz))
+                return -1;
+            a += 3;
+        } else if (!strcmp(argv[a], "--steps") && left >= 1) {
+            if (cli_parse_int(argv[++a], "steps", 1, 1 << 20, &o->steps))
+                return -1;
+        } else if (!strcmp(argv[a], "--repeats") && left >= 1) {
+            if (cli_parse_int(argv[++a], "repeats", 1, 1000, &o->repeats))
+                return -1;
+        } else if (!strcmp(argv[a], "--backend") && left >= 1) {
+            a++;
+            if (strcmp(argv[a], "cpu") && strcmp(argv[a], "cuda"))
+                return -1;
+            o->dev = !strcmp(argv[a], "cuda") ? dev_cuda() : &dev_cpu;
+        } else if (!strcmp(argv[a], "--csv") && left >= 1) {
+            o->csv = argv[++a];
+        } else {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A figure, or "-" where there is none. */
+static void fig(char *buf, size_t len, double v, double scale)
+{
+    if (v > 0 && isfinite(v))
+        snprintf(buf, len, "%.4g", v * scale);
+    else
+        snprintf(buf, len, "-");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_CHECK(MPI_Init(&argc, &argv));
+    MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &np));
+    options o;
+    if (parse(argc, argv, &o)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: mpirun -np P lab5_bench [--size DX DY DZ] [--steps N] [--repeats R] "
+                            "[--backend cpu|cuda] [--csv FILE]\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const char *bad = wave_check_sizes(np, o.dimx, o.dimy, o.dimz, o.steps);
+    wave_plan plan;
+    if (!bad && distribution_plan(o.dimz, np - 1, 0, &plan))
+        bad = "DZ must split into np-1 slabs of at least 8 planes (or distribution_plan is not written yet)";
+    if (bad) {
+        if (rank == 0)
+            fprintf(stderr, "lab5_bench: %s\n", bad);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    size_t points = (size_t)o.dimx * o.dimy * o.dimz;
+    float *u0 = NULL, *vel = NULL, *want = NULL, *out = NULL;
+    if (rank == np - 1) {
+        u0 = kit_alloc(points, sizeof(float)), vel = kit_alloc(points, sizeof(float));
+        want = kit_alloc(points, sizeof(float)), out = kit_alloc(points, sizeof(float));
+        wave_fill(o.dimx, o.dimy, o.dimz, u0, vel);
+        double t0 = wall_time();
+        wave_serial(o.dimx, o.dimy, o.dimz, o.steps, u0, vel, want);
+        printf("# serial reference (OpenMP, the server rank): %.1f s\n", wall_time() - t0);
+    }
+    double copy_gbs, kernel_gbs, pingpong_gbs;
+    bounds(&o, &copy_gbs, &kernel_gbs, &pingpong_gbs);
+
+    static const struct { const char *name; wave_exchange mode; int ser; } variant[] = {
+        {"overlap-sendrecv", WAVE_SENDRECV, 0}, {"overlap-nonblocking", WAVE_NONBLOCKING, 0}, {"serialized", WAVE_SENDRECV, 1}};
+    double result[3][PH_N];
+    int valid[3], all_valid = 1;
+    double *samples = kit_alloc((size_t)o.repeats * PH_N, sizeof(double));
+    run_once(&o, WAVE_SENDRECV, 0, u0, vel, want, out, result[0]); /* warm-up */
+    for (int v = 0; v < 3; v++) {
+        valid[v] = 1;
+        for (int k = 0; k < o.repeats; k++) {
+            double ph[PH_N];
+            valid[v] &= run_once(&o, variant[v].mode, variant[v].ser, u0, vel, want, out, ph);
+            for (int p = 0; p < PH_N; p++)
+                samples[(size_t)p * o.repeats + k] = ph[p];
+        }
+        for (int p = 0; p < PH_N; p++)
+            result[v][p] = median(samples + (size_t)p * o.repeats, o.repeats);
+        all_valid &= valid[v];
+    }
+    /* a kernel faster than the copy bandwidth cannot be: the slabs are far
+     * larger than a GPU's L2 (the CPU's small sizes may sit in its cache) */
+    int kernel_ok = !(o.dev != &dev_cpu && kernel_gbs > 1.1 * copy_gbs);
+
+    if (rank == np - 1) {
+        FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
+        const char *head = "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,"
+                           "interior_ms,copy_gbs,kernel_gbs,pingpong_gbs";
+        printf("%s\n", head);
+        if (csv)
+            fprintf(csv, "%s\n", head);
+        char c[32], k[32], pp[32];
+        fig(c, sizeof c, copy_gbs, 1), fig(k, sizeof k, kernel_ok ? kernel_gbs : 0, 1), fig(pp, sizeof pp, pingpong_gbs, 1);
+        for (int v = 0; v < 3; v++) {
+            char line[512], f[PH_N][32], g[32];
+            if (!valid[v]) {
+                snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,INVALID (the result differs from the serial reference)",
+                         variant[v].name, o.dev->name, np, o.dimx, o.dimy, o.dimz, o.steps);
+            } else {
+                for (int p = 0; p < PH_N; p++)
+                    fig(f[p], sizeof f[p], variant[v].ser || p == PH_STEP ? result[v][p] : 0, 1e3);
+                fig(g, sizeof g, (double)points / result[v][PH_STEP], 1e-9);
+                snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s", variant[v].name,
+                         o.dev->name, np, o.dimx, o.dimy, o.dimz, o.steps, f[PH_STEP], g, f[PH_BOUNDARY], f[PH_D2H],
+                         f[PH_EXCHANGE], f[PH_H2D], f[PH_INTERIOR], c, k, pp);
+            }
+            printf("%s\n", line);
+            if (csv)
+                fprintf(csv, "%s\n", line);
+        }
+        if (csv)
+            fclose(csv);
+        if (!kernel_ok)
+            printf("INVALID kernel rate %.0f GB/s: above the copy bandwidth %.0f GB/s measured in this run\n",
+                   kernel_gbs, copy_gbs);
+        /* the goals, as ratios, only from valid figures */
+        double *s = result[2], *ov = result[0];
+        double halo_path = s[PH_BOUNDARY] + s[PH_D2H] + s[PH_EXCHANGE] + s[PH_H2D];
+        size_t halo_bytes = WAVE_RADIUS * (size_t)o.dimx * o.dimy * sizeof(float);
+        int neighbours = np - 1 > 2 ? 2 : 1; /* the slowest rank: an internal one where there is one */
+        if (kernel_ok && copy_gbs > 0)
+            printf("goal kernel: %.0f GB/s at 16 B/point = %.0f%% of the copy bandwidth %.0f GB/s (goal >= 80%%)\n",
+                   kernel_gbs, 100 * kernel_gbs / copy_gbs, copy_gbs);
+        if (valid[0] && valid[2] && s[PH_INTERIOR] > 0)
+            printf("goal overlap: step %.3f ms overlapped = %.2f x max(interior %.3f ms, halo path %.3f ms) (goal <= "
+                   "1.15); serialized step %.3f ms\n",
+                   ov[PH_STEP] * 1e3, ov[PH_STEP] / fmax(s[PH_INTERIOR], halo_path), s[PH_INTERIOR] * 1e3,
+                   halo_path * 1e3, s[PH_STEP] * 1e3);
+        if (valid[2] && s[PH_EXCHANGE] > 0 && pingpong_gbs > 0)
+            printf("goal exchange: %.2f GB/s (%d halo(s) of %.2f MB each way per step) = %.0f%% of the ping-pong's %.2f "
+                   "GB/s (goal >= 80%%)\n",
+                   neighbours * halo_bytes / s[PH_EXCHANGE] * 1e-9, neighbours, halo_bytes * 1e-6,
+                   100 * neighbours * halo_bytes / s[PH_EXCHANGE] * 1e-9 / pingpong_gbs, pingpong_gbs);
+        kit_free(u0), kit_free(vel), kit_free(want), kit_free(out);
+    }
+    kit_free(samples);
+    MPI_CHECK(MPI_Finalize());
+    return all_valid && kernel_ok ? 0 : 1;
+}
