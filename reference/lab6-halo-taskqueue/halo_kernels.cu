@@ -220,11 +220,17 @@ extern "C" int halo_cuda_tq_fits(int blocks, int threads)
 {
     if (blocks < 1 || threads < 1 || threads > 1024)
         return 0;
-    int dev = 0, sms = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Write_GPU_Read_GPU, threads, 0));
-    return (long)blocks <= (long)per_sm * sms;
+    /* asked once per block size: the answer does not change, and every launch asks */
+    static int asked_threads, resident;
+    if (threads != asked_threads) {
+        int dev = 0, sms = 0, per_sm = 0;
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, Write_GPU_Read_GPU, threads, 0));
+        asked_threads = threads;
+        resident = per_sm * sms;
+    }
+    return blocks <= resident;
 }
 
 extern "C" int halo_cuda_launch_pack(halo_layer *L, int iteration)

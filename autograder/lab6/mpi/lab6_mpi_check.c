@@ -34,7 +34,7 @@
 #include "halo_mpi_log.h"
 #include "mpi_check.h"
 
-#define WATCHDOG_S 20
+#define WATCHDOG_S 4
 #define MAX_FAIL_LINES 6
 
 static int rank, nranks, fail_lines;

@@ -24,7 +24,7 @@
 
 #include "halo6.h"
 
-#define ROUND_LIMIT_S 4.0
+#define ROUND_LIMIT_S 2.0
 
 static taskqueue tq;
 static int payload[HALO_MAX_BLOCKS], reply[HALO_MAX_BLOCKS], seen_reply[HALO_MAX_BLOCKS];
