@@ -102,6 +102,9 @@ int halo_layer_init(halo_layer *L, int num_blocks, int num_threads, int rank, in
                     halo_pattern p, const struct halo_backend *be);
 void halo_layer_free(halo_layer *L);
 
+/* "pair", "self", "fig26" or "ring" to *p; returns 0, or -1 for another name. */
+int halo_pattern_parse(const char *name, halo_pattern *p);
+
 /* ---- Stage 4: the taskqueue (student: taskqueue.c) ----------------------- */
 
 /* The notification bits of request[b]: the CPU sets TQ_BIT_RECV when block

@@ -72,3 +72,14 @@ void halo_layer_free(halo_layer *L)
         L->backend->free_shared(L->unpack_errors);
     L->unpack_errors = NULL;
 }
+
+int halo_pattern_parse(const char *name, halo_pattern *p)
+{
+    static const char *names[] = {"pair", "self", "fig26", "ring"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(name, names[k])) {
+            *p = (halo_pattern)k;
+            return 0;
+        }
+    return -1;
+}

@@ -96,13 +96,7 @@ static int parse_case(const char *s, check_case *c)
     if (sscanf(s, "%d:%ld/%ld:%15[a-z0-9]:%d", &c->blocks, &c->num, &c->den, pat, &c->threads) < 4 ||
         c->blocks < 1 || c->blocks > HALO_MAX_BLOCKS || c->num < 1 || c->den < 1)
         return -1;
-    static const char *names[] = {"pair", "self", "fig26", "ring"};
-    for (int p = 0; p < 4; p++)
-        if (!strcmp(pat, names[p])) {
-            c->pattern = (halo_pattern)p;
-            return 0;
-        }
-    return -1;
+    return halo_pattern_parse(pat, &c->pattern);
 }
 
 /* All ranks agree that every rank is fine (or stop together). */
