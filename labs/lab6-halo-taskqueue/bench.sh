@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make bench LAB=6 [IMPL=reference | SUBMISSION=DIR]
+#
+# The thesis's protocol (13 iterations, 3 warm-up, 5 repetitions; mean,
+# deviation, median) for the four baseline and the four taskqueue variants,
+# beside the bound measured in the same run (the pack alone and the MPI
+# exchange alone: max of the two). lab6_bench checks every element of every
+# timed iteration and prints INVALID instead of a figure it cannot trust.
+#
+# On a GPU host: the CUDA backend, 1 GPU (one rank sending to itself) and,
+# with 2 or more GPUs, 2 ranks on 2 GPUs; 9 and 27 blocks of 128 threads,
+# Table 4.1 and 10 x Table 4.1 ("very large"), and the thesis's "very small"
+# (4 blocks of 16 threads, 1/1000).
+# Without a GPU: the host backend (OpenMP threads as blocks, a modelled
+# 200 us launch), 2 ranks, small sizes: the protocol and the checks at
+# work, not GPU figures.
+#
+# Writes build/bench/lab6/bench.csv, bench.png (time per iteration of each
+# variant and the bound), timeline.csv and timeline.png (one taskqueue
+# iteration, per block). Knobs: BENCH_ITERS, BENCH_WARMUP, BENCH_REPS.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+OUT=build/bench/lab6
+ITERS=${BENCH_ITERS:-13}
+WARMUP=${BENCH_WARMUP:-3}
+REPS=${BENCH_REPS:-5}
+export OMP_WAIT_POLICY=passive
+src_args=()
+[ -n "${SUBMISSION:-}" ] && src_args+=(SUBMISSION="$SUBMISSION")
+[ -n "${IMPL:-}" ] && src_args+=(IMPL="$IMPL")
+mkdir -p "$OUT"
+echo "building lab 6 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
+make --no-print-directory -s -f common/mk/lab.mk LAB=6 BUILD="$OUT/build" "${src_args[@]}" all >/dev/null
+B=$OUT/build/lab6_bench
+MPIRUN=(mpirun --oversubscribe -x OMP_WAIT_POLICY)
+[ -n "${LD_LIBRARY_PATH:-}" ] && MPIRUN+=(-x LD_LIBRARY_PATH)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+
+gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
+csv=$OUT/bench.csv
+echo "backend,ranks,pattern,blocks,threads,num,den,bytes,variant,mean_us,sd_us,median_us,speedup_vs_best_baseline,vs_bound,pack_alone_us,mpi_alone_us,status" >"$csv"
+{
+    date -u '+%Y-%m-%d %H:%M UTC'
+    mpirun --version 2>/dev/null | head -1
+    if [ "$gpus" -gt 0 ]; then nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader; nvidia-smi topo -m; else lscpu | head -20; fi
+} >"$OUT/machine.txt" 2>&1
+
+failed=0
+# run NP BACKEND BLOCKS NUM DEN PATTERN THREADS [TIMELINE]: one configuration
+run() {
+    local np=$1
+    shift
+    echo
+    local log
+    log=$("${MPIRUN[@]}" -np "$np" "$B" "$1" "$2" "$3" "$4" "$5" "$6" "$ITERS" "$WARMUP" "$REPS" ${7:+"$7"} 2>&1) || failed=1
+    printf '%s\n' "$log" | grep -v '^csv,'
+    printf '%s\n' "$log" | sed -n 's/^csv,//p' >>"$csv"
+}
+
+if [ "$gpus" -gt 0 ]; then
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+    echo "$gpus x $gpu; $ITERS iterations, $WARMUP warm-up, $REPS repetitions; machine in $OUT/machine.txt"
+    for np in 1 2; do
+        [ "$np" -gt "$gpus" ] && continue
+        pat=$([ "$np" = 1 ] && echo self || echo pair)
+        run "$np" cuda 4 1 1000 "$pat" 16
+        run "$np" cuda 9 1 1 "$pat" 128
+        run "$np" cuda 27 1 1 "$pat" 128 $([ "$np" = "$((gpus < 2 ? 1 : 2))" ] && echo "$OUT/timeline.csv")
+        run "$np" cuda 27 10 1 "$pat" 128
+    done
+    title="$gpus x $gpu"
+else
+    echo "no GPU here: the host backend (OpenMP threads as blocks), 2 ranks, small sizes; not GPU figures"
+    run 2 host 9 1 10 pair 32
+    run 2 host 27 1 100 pair 32 "$OUT/timeline.csv"
+    title="host backend on $(nproc) CPU cores (no GPU)"
+fi
+
+if command -v gnuplot >/dev/null; then
+    gnuplot -e "csv='$csv'; tl='$OUT/timeline.csv'; out='$OUT'; title='$title'" labs/lab6-halo-taskqueue/bench.gp &&
+        echo && echo "plots: $OUT/bench.png $OUT/timeline.png"
+else
+    echo "gnuplot not found: no plots (the CSVs are in $OUT)"
+fi
+echo "CSV: $csv"
+if [ "$failed" != 0 ]; then
+    echo "some configuration was INVALID or failed (see above)" >&2
+    exit 1
+fi

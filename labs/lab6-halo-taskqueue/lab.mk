@@ -1,0 +1,30 @@
+# Lab 6 (halo-taskqueue): what make builds. See common/mk/lab.mk for the variables.
+#
+# Six student files: stages 1-4 in C (OpenMP for the host backend's blocks,
+# MPI from mpicc's flags), stage 5 in CUDA. The kit's programs:
+#   lab6_mpi_check        the tests' MPI program (run under mpirun by ag_run_mpi)
+#   lab6_tq_stress        the task queue under many threads at once
+#   lab6_tq_stress_tsan   the same, built with ThreadSanitizer from your taskqueue.c
+#   lab6_bench            make bench LAB=6 (bench.sh)
+STUDENT_FILES := halo_config.c halo_pack.c halo_baseline.c taskqueue.c halo_tq_loop.c halo_kernels.cu
+DRIVERS       := lab6_mpi_check lab6_tq_stress lab6_bench
+lab6_mpi_check_SRCS := autograder/lab6/mpi/lab6_mpi_check.c $(LAB_DIR)/halo_mpi_log.c
+lab6_tq_stress_SRCS := autograder/lab6/stress/lab6_tq_stress.c
+lab6_bench_SRCS     := $(LAB_DIR)/lab6_bench.c $(LAB_DIR)/halo_mpi_log.c
+LAB_KIT_SRCS  := $(LAB_DIR)/halo_layer.c $(LAB_DIR)/backend_host.c $(LAB_DIR)/backend_cuda.c $(LAB_DIR)/halo_log.c
+
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+LAB_CFLAGS := -fopenmp -I$(CUDA_HOME)/include $(MPI_CFLAGS)
+LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS) -lpthread
+
+# The stress test again, under ThreadSanitizer: your taskqueue.c and the
+# harness alone (no OpenMP, MPI or CUDA, which TSan cannot see into).
+TSAN_BIN := $(BUILD)/lab6_tq_stress_tsan
+EXTRA_TARGETS := $(TSAN_BIN)
+$(TSAN_BIN): $(BUILD)/student/taskqueue.c autograder/lab6/stress/lab6_tq_stress.c $(LAB_DIR)/halo6.h
+	$(CC) $(CSTD) -O1 -g -fsanitize=thread $(WARN) -I$(LAB_DIR) -Icommon $(filter %.c,$^) -o $@ -lpthread
+
+.PHONY: bench
+bench:
+	$(LAB_DIR)/bench.sh

@@ -1,0 +1,342 @@
+/* Lab 6's benchmark (given; run by bench.sh under mpirun):
+ *
+ *   lab6_bench BACKEND BLOCKS NUM DEN PATTERN THREADS ITERS WARMUP REPS [TIMELINE.csv]
+ *
+ * The thesis's protocol: REPS repetitions of ITERS iterations (13), the
+ * first WARMUP (3) of each dropped, the time of an iteration on rank 0 (each
+ * ends in MPI_Barrier, so every rank's is the same); mean and standard
+ * deviation over all measured iterations, and the median of the
+ * repetitions' means. Variants: the baseline with blocking or non-blocking
+ * sends and MPI_Waitall or the Testany loop, and the taskqueue with a queue
+ * and a lock or a channel per block, blocking or non-blocking sends.
+ *
+ * The unpack samples one element per thread, as the thesis does (the
+ * timed part); after every timed iteration, untimed, every element of every
+ * receive buffer is compared with the sentinel, every unpack count must be
+ * 0 and the taskqueue must report 2 x BLOCKS events. A variant that fails
+ * prints INVALID (why) instead of its figures, and the program exits 1.
+ *
+ * The bound, measured in the same run on the same buffers: the pack alone
+ * (every block writing its bytes into pinned memory, launch to
+ * synchronize) and the MPI exchange alone (Irecv, Isend, Waitall, Barrier).
+ * Overlapping them perfectly, an iteration still takes the longer of the
+ * two: bound = max(pack, MPI). A variant faster than half the bound is a
+ * broken measurement, and INVALID too.
+ *
+ * Rank 0 prints a table and one "csv,..." line per row (bench.sh collects
+ * them). TIMELINE.csv: one taskqueue iteration's per-block events in
+ * microseconds from its start (channel per block, non-blocking sends). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "halo6_mpi.h"
+#include "halo_mpi_log.h"
+#include "mpi_check.h"
+#include "timer.h"
+
+enum { MAX_SAMPLES = 4096 };
+
+static int rank, nranks;
+
+typedef struct {
+    const char *name;
+    int tq, a, blocking; /* a: testany (baseline) or lockfree (taskqueue) */
+    double mean, sd, median;
+    char invalid[200];
+} variant;
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Every element of every receive buffer, and the unpack counts; writes the
+ * first problem to why and returns 1, or 0. */
+static int wrong_result(const halo_layer *L, int it, char *why, size_t len)
+{
+    for (int b = 0; b < L->num_blocks; b++) {
+        double want = 1000.0 * (it + 1) + 100.0 * L->recv_from[b] + b; /* thesis Listing 3.7 */
+        for (size_t i = 0; i < L->sizes[b]; i++)
+            if (!(L->recv_buf[b][i] == want)) {
+                snprintf(why, len, "rank %d, iteration %d, block %d, element %zu: %.17g, expected %.0f", rank, it, b,
+                         i, L->recv_buf[b][i], want);
+                return 1;
+            }
+        if (L->unpack_errors[b]) {
+            snprintf(why, len, "rank %d, iteration %d, block %d: the unpack counted %u mismatches", rank, it, b,
+                     L->unpack_errors[b]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void poison(halo_layer *L)
+{
+    for (int b = 0; b < L->num_blocks; b++) {
+        for (size_t i = 0; i < L->sizes[b]; i++)
+            L->recv_buf[b][i] = NAN;
+        L->unpack_errors[b] = 0xdead;
+    }
+}
+
+/* Runs one variant; fills mean, sd, median (microseconds) or invalid. */
+static void run_variant(halo_layer *L, variant *v, int iters, int warmup, int reps)
+{
+    static double samples[MAX_SAMPLES];
+    double rep_means[64];
+    int ns = 0, bad = 0;
+    char why[200] = "";
+    taskqueue tq = {0};
+    halo_comm C = {.comm = MPI_COMM_WORLD};
+    if (v->tq && L->backend->tq_init(&tq, L->num_blocks, v->a)) {
+        snprintf(why, sizeof why, "rank %d: tq_init failed", rank);
+        bad = 1;
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD));
+    for (int r = 0; r < reps && !bad; r++) {
+        double sum = 0;
+        for (int it = 0; it < iters; it++) {
+            poison(L);
+            MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+            double t0 = MPI_Wtime();
+            int rc = v->tq ? halo_tq_iteration(L, &C, &tq, it, v->blocking)
+                           : halo_baseline_iteration(L, &C, it, v->blocking, v->a);
+            double t = MPI_Wtime() - t0;
+            if (rc != (v->tq ? 2 * L->num_blocks : 0)) {
+                snprintf(why, sizeof why, "rank %d, iteration %d: the iteration returned %d", rank, it, rc);
+                bad = 1;
+            } else if (wrong_result(L, it, why, sizeof why)) {
+                bad = 1;
+            }
+            int any = 0;
+            MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD));
+            if (any) {
+                bad = 1;
+                break;
+            }
+            if (it >= warmup) {
+                sum += t;
+                if (ns < MAX_SAMPLES)
+                    samples[ns++] = t;
+            }
+        }
+        rep_means[r] = sum / (iters - warmup);
+    }
+    if (v->tq && tq.task_list)
+        L->backend->tq_free(&tq);
+    if (bad) {
+        /* the first rank that saw a problem says what */
+        int who = bad && why[0] ? rank : nranks, first = nranks;
+        MPI_CHECK(MPI_Allreduce(&who, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+        if (first < nranks)
+            MPI_CHECK(MPI_Bcast(why, sizeof why, MPI_CHAR, first, MPI_COMM_WORLD));
+        snprintf(v->invalid, sizeof v->invalid, "%s", why[0] ? why : "another rank failed");
+        return;
+    }
+    double mean = 0, var = 0;
+    for (int k = 0; k < ns; k++)
+        mean += samples[k];
+    mean /= ns;
+    for (int k = 0; k < ns; k++)
+        var += (samples[k] - mean) * (samples[k] - mean);
+    v->mean = 1e6 * mean;
+    v->sd = ns > 1 ? 1e6 * sqrt(var / (ns - 1)) : 0;
+    v->median = 1e6 * median_of(rep_means, reps);
+    /* rank 0's figures for everyone, so that every rank decides alike */
+    MPI_CHECK(MPI_Bcast(&v->mean, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(&v->sd, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(&v->median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+}
+
+/* The pack alone and the MPI exchange alone, medians in microseconds. */
+static int measure_bound(halo_layer *L, int reps, double *pack_us, double *mpi_us)
+{
+    double tp[64], tm[64];
+    halo_comm C = {.comm = MPI_COMM_WORLD};
+    char why[200];
+    int nb = L->num_blocks, bad = 0;
+    for (int r = 0; r < reps + 1; r++) { /* one warm-up */
+        poison(L);
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        double t0 = MPI_Wtime();
+        bad |= L->backend->launch_pack(L, r) || L->backend->synchronize();
+        double t1 = MPI_Wtime();
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        double t2 = MPI_Wtime();
+        for (int b = 0; b < nb; b++)
+            MPI_CHECK(MPI_Irecv(L->recv_buf[b], (int)L->sizes[b], MPI_DOUBLE, L->recv_from[b], b, MPI_COMM_WORLD,
+                                &C.recv_req[b]));
+        for (int b = 0; b < nb; b++)
+            MPI_CHECK(MPI_Isend(L->send_buf[b], (int)L->sizes[b], MPI_DOUBLE, L->send_to[b], b, MPI_COMM_WORLD,
+                                &C.send_req[b]));
+        MPI_CHECK(MPI_Waitall(nb, C.recv_req, MPI_STATUSES_IGNORE));
+        MPI_CHECK(MPI_Waitall(nb, C.send_req, MPI_STATUSES_IGNORE));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        double t3 = MPI_Wtime();
+        for (int b = 0; b < nb; b++)
+            L->unpack_errors[b] = 0; /* no unpack ran: only the data counts */
+        bad |= wrong_result(L, r, why, sizeof why);
+        if (r > 0) {
+            tp[r - 1] = 1e6 * (t1 - t0);
+            tm[r - 1] = 1e6 * (t3 - t2);
+        }
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD));
+    *pack_us = median_of(tp, reps);
+    *mpi_us = median_of(tm, reps);
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, pack_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, mpi_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    return bad;
+}
+
+static void write_timeline(halo_layer *L, const char *path)
+{
+    taskqueue tq = {0};
+    halo_comm C = {.comm = MPI_COMM_WORLD};
+    if (L->backend->tq_init(&tq, L->num_blocks, 1))
+        return;
+    poison(L);
+    halo_log_reset();
+    halo_mpi_watch(L);
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    double t0 = wall_time();
+    int rc = halo_tq_iteration(L, &C, &tq, 0, 0);
+    halo_mpi_watch(NULL);
+    L->backend->tq_free(&tq);
+    if (rank != 0 || rc != 2 * L->num_blocks)
+        return;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return;
+    }
+    fprintf(f, "block,bytes,packed_us,task_us,sent_us,received_us,unpack_us\n");
+    for (int b = 0; b < L->num_blocks; b++) {
+        fprintf(f, "%d,%zu", b, L->sizes[b] * sizeof(double));
+        static const halo_event ev[] = {HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK};
+        for (int e = 0; e < 5; e++) {
+            double t = halo_log_time(ev[e], b);
+            if (t > 0)
+                fprintf(f, ",%.1f", 1e6 * (t - t0));
+            else
+                fprintf(f, ","); /* not logged by this backend */
+        }
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    printf("timeline of one taskqueue iteration (channel per block, non-blocking) in %s\n", path);
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided));
+    MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &nranks));
+    halo_pattern pattern = HALO_PAT_PAIR;
+    int blocks = argc > 2 ? atoi(argv[2]) : 0, threads = argc > 6 ? atoi(argv[6]) : 0;
+    long num = argc > 3 ? atol(argv[3]) : 0, den = argc > 4 ? atol(argv[4]) : 0;
+    int iters = argc > 7 ? atoi(argv[7]) : 0, warmup = argc > 8 ? atoi(argv[8]) : -1, reps = argc > 9 ? atoi(argv[9]) : 0;
+    if (argc < 10 || (strcmp(argv[1], "host") && strcmp(argv[1], "cuda")) || blocks < 1 || blocks > HALO_MAX_BLOCKS ||
+        num < 1 || den < 1 || halo_pattern_parse(argv[5], &pattern) || threads < 1 || warmup < 0 ||
+        iters <= warmup || reps < 1 || reps > 64) {
+        if (rank == 0)
+            fprintf(stderr,
+                    "usage: %s host|cuda BLOCKS NUM DEN pair|self|fig26|ring THREADS ITERS WARMUP REPS [TIMELINE.csv]\n"
+                    "  (1 <= BLOCKS <= 27, ITERS > WARMUP >= 0, 1 <= REPS <= 64)\n",
+                    argv[0]);
+        MPI_Finalize();
+        return 2;
+    }
+    const halo_backend *be = strcmp(argv[1], "cuda") ? &halo_host_backend : &halo_cuda_backend;
+    int ok = be->init(rank) == 0;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (!ok) {
+        if (rank == 0)
+            fprintf(stderr, "%s: the %s backend did not start\n", argv[0], be->name);
+        MPI_Finalize();
+        return 1;
+    }
+    size_t sizes[HALO_MAX_BLOCKS], bytes = 0;
+    for (int b = 0; b < blocks; b++) {
+        sizes[b] = halo_scaled_array_size(b, num, den);
+        bytes += sizes[b] * sizeof(double);
+    }
+    halo_layer L;
+    ok = halo_layer_init(&L, blocks, threads, rank, nranks, sizes, pattern, be) == 0;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (!ok) {
+        MPI_Finalize();
+        return 1;
+    }
+    L.full_check = 0; /* the thesis's sampled unpack in the timed part */
+
+    double pack_us = 0, mpi_us = 0;
+    int bound_bad = measure_bound(&L, reps, &pack_us, &mpi_us);
+    double bound = pack_us > mpi_us ? pack_us : mpi_us;
+    variant vs[8] = {
+        {.name = "baseline nonblocking Waitall", .tq = 0, .a = 0, .blocking = 0},
+        {.name = "baseline nonblocking Testany", .tq = 0, .a = 1, .blocking = 0},
+        {.name = "baseline blocking Waitall", .tq = 0, .a = 0, .blocking = 1},
+        {.name = "baseline blocking Testany", .tq = 0, .a = 1, .blocking = 1},
+        {.name = "taskqueue lock nonblocking", .tq = 1, .a = 0, .blocking = 0},
+        {.name = "taskqueue lock blocking", .tq = 1, .a = 0, .blocking = 1},
+        {.name = "taskqueue channel nonblocking", .tq = 1, .a = 1, .blocking = 0},
+        {.name = "taskqueue channel blocking", .tq = 1, .a = 1, .blocking = 1},
+    };
+    int any_invalid = bound_bad;
+    double best_baseline = 0;
+    for (int k = 0; k < 8; k++) {
+        run_variant(&L, &vs[k], iters, warmup, reps);
+        if (!vs[k].invalid[0] && !bound_bad && vs[k].mean < 0.5 * bound)
+            snprintf(vs[k].invalid, sizeof vs[k].invalid, "%.1f us is under half the bound (%.1f us): not a real run",
+                     vs[k].mean, bound);
+        any_invalid |= vs[k].invalid[0] != 0;
+        if (!vs[k].tq && !vs[k].invalid[0] && (best_baseline == 0 || vs[k].mean < best_baseline))
+            best_baseline = vs[k].mean;
+    }
+    if (rank == 0) {
+        printf("%s backend, %d ranks, %s, %d blocks x %d threads, Table 4.1 x %ld/%ld (%zu bytes per rank and "
+               "direction); %d iterations, %d warm-up, %d repetitions\n",
+               be->name, nranks, argv[5], blocks, threads, num, den, bytes, iters, warmup, reps);
+        if (bound_bad)
+            printf("bound: INVALID (the MPI exchange alone delivered wrong data)\n");
+        else
+            printf("bound: pack alone %.1f us, MPI exchange alone %.1f us: max %.1f us\n", pack_us, mpi_us, bound);
+        printf("%-38s %10s %10s %10s %9s %9s\n", "variant", "mean_us", "sd_us", "median_us", "vs_base", "vs_bound");
+        for (int k = 0; k < 8; k++) {
+            const variant *v = &vs[k];
+            if (v->invalid[0]) {
+                printf("%-38s INVALID (%s)\n", v->name, v->invalid);
+                printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,,,,,,%.1f,%.1f,INVALID\n", be->name, nranks, argv[5],
+                       blocks, threads, num, den, bytes, v->name, pack_us, mpi_us);
+                continue;
+            }
+            char vb[16] = "-", vbound[16] = "-";
+            if (v->tq && best_baseline > 0)
+                snprintf(vb, sizeof vb, "%.3f", best_baseline / v->mean);
+            if (!bound_bad)
+                snprintf(vbound, sizeof vbound, "%.3f", v->mean / bound);
+            printf("%-38s %10.1f %10.1f %10.1f %9s %9s\n", v->name, v->mean, v->sd, v->median, vb, vbound);
+            printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,%.1f,%.1f,%.1f,%s,%s,%.1f,%.1f,ok\n", be->name, nranks, argv[5],
+                   blocks, threads, num, den, bytes, v->name, v->mean, v->sd, v->median, strcmp(vb, "-") ? vb : "",
+                   strcmp(vbound, "-") ? vbound : "", pack_us, mpi_us);
+        }
+        fflush(stdout);
+    }
+    if (argc > 10 && !any_invalid)
+        write_timeline(&L, argv[10]);
+    halo_layer_free(&L);
+    MPI_Finalize();
+    return any_invalid ? 1 : 0;
+}
