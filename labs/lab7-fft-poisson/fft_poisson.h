@@ -105,6 +105,24 @@ void fp_apply_laplacian(const fp_grid *g, const double *u, double *Lu);
  * first when the operator is singular. */
 double fp_residual(const fp_grid *g, const double *u, const double *f);
 
+/* The pencils of the distributed solvers (stages 4 and 6) on a process
+ * grid of pr x pc ranks, rank = r*pc + c (0 <= r < pr, 0 <= c < pc):
+ *   FP_XPENCIL: all of x,      y part c of pc,  z part r of pr
+ *   FP_YPENCIL: x part c of pc, all of y,        z part r of pr
+ *   FP_ZPENCIL: x part c of pc, y part r of pr,  all of z
+ * (part q of m of an axis of n cells: cells q n/m .. (q+1) n/m - 1). So
+ * x <-> y transposes exchange among the pc ranks of one r (a "row"), and
+ * y <-> z transposes among the pr ranks of one c (a "column"). Every rank
+ * holds nx ny nz / (pr pc) cells in each pencil. */
+typedef enum { FP_XPENCIL = 0, FP_YPENCIL = 1, FP_ZPENCIL = 2 } fp_pencil;
+
+/* Returns 0 if pr x pc ranks can split the grid into equal pencils (pc
+ * divides nx and ny, pr divides ny and nz), else prints why and returns -1. */
+int fp_pencils_check(const fp_grid *g, int pr, int pc);
+
+/* Rank (r, c)'s box in pencil p. */
+fp_box fp_pencil_box(const fp_grid *g, int pr, int pc, int r, int c, fp_pencil p);
+
 /* ---- Stage 1, fp_basics.c ----------------------------------------------- */
 
 /* The eigenvalue of the 1-D operator with unit spacing for transform index

@@ -85,3 +85,31 @@ double fp_residual(const fp_grid *g, const double *u, const double *f)
     kit_free(Lu);
     return worst / (scale > 0.0 ? scale : 1.0);
 }
+
+int fp_pencils_check(const fp_grid *g, int pr, int pc)
+{
+    if (fp_grid_check(g) != 0)
+        return -1;
+    if (pr < 1 || pc < 1) {
+        fprintf(stderr, "fft-poisson: a process grid of %d x %d ranks\n", pr, pc);
+        return -1;
+    }
+    if (g->n[0] % pc || g->n[1] % pc || g->n[1] % pr || g->n[2] % pr) {
+        fprintf(stderr, "fft-poisson: %d x %d ranks cannot split %d x %d x %d cells into equal pencils "
+                        "(pc must divide nx and ny, pr must divide ny and nz)\n",
+                pr, pc, g->n[0], g->n[1], g->n[2]);
+        return -1;
+    }
+    return 0;
+}
+
+fp_box fp_pencil_box(const fp_grid *g, int pr, int pc, int r, int c, fp_pencil p)
+{
+    fp_box b = fp_whole(g);
+    /* which axis each grid coordinate splits in each pencil */
+    static const int by_c[3] = {1, 0, 0}, by_r[3] = {2, 2, 1};
+    int ac = by_c[p], ar = by_r[p];
+    b.n[ac] = g->n[ac] / pc, b.lo[ac] = c * b.n[ac];
+    b.n[ar] = g->n[ar] / pr, b.lo[ar] = r * b.n[ar];
+    return b;
+}
