@@ -27,13 +27,16 @@ double l7_mean(const double *a, size_t n);
  * and f = -(sum w^2) u; either may be NULL. */
 void l7_eigenmode(const fp_grid *g, const int w[3], int part, double *u, double *f);
 
-/* Solves the eigenmode problem with the student's fp_solve_serial (both
+/* A whole-grid solver: fp_solve_serial or fp_solve_cuda. */
+typedef int (*l7_solver)(const fp_grid *g, double *f);
+
+/* Solves the eigenmode problem with solve (both
  * parts where an axis is periodic) and returns the RMS of the modulus of
  * the error; *oracle gets the exact value |S/Lambda - 1| RMS(|u|), with
  * S = sum w^2 and Lambda = sum (2 - 2cos(w h))/h^2 (u is an eigenvector
  * of the discrete operator, so the discrete solution is (S/Lambda) u);
  * *linf the largest error. Returns NaN if the solver fails. */
-double l7_eigenmode_error(const fp_grid *g, const int w[3], double *oracle, double *linf);
+double l7_eigenmode_error(l7_solver solve, const fp_grid *g, const int w[3], double *oracle, double *linf);
 
 /* The non-homogeneous manufactured solution of the notes (7.3.7):
  * u = exp(x/2) sin(y + 1/2) cos(0.7 z + 0.2) on [0,1]^3, whose boundary

@@ -16,7 +16,10 @@
 
 #include <fftw3.h>
 
+#include <cuda_runtime.h>
+
 #include "alloc.h"
+#include "fp_gpu.h"
 #include "grader.h"
 #include "lab7_checks.h"
 #include "poisson.h"
@@ -246,38 +249,39 @@ END_TEST
 
 /* ---- stage 2: the solver ---------------------------------------------------- */
 
-static void residual_case(const char *bcs, int nx, int ny, int nz, unsigned seed)
+static void residual_case(const char *name, l7_solver solve, const char *bcs, int nx, int ny, int nz, unsigned seed)
 {
     fp_grid g = l7_grid(bcs, nx, ny, nz, 1.3);
     size_t n = fp_cells(&g);
     double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n);
     l7_random(f, n, seed);
     memcpy(u, f, n * sizeof *u);
-    int rc = fp_solve_serial(&g, u);
-    ck_assert_msg(rc == 0, "fp_solve_serial, %s, %dx%dx%d, random f: returned %d", bcs, nx, ny, nz, rc);
+    int rc = solve(&g, u);
+    ck_assert_msg(rc == 0, "%s, %s, %dx%dx%d, random f: returned %d", name, bcs, nx, ny, nz, rc);
     double res = fp_residual(&g, u, f);
-    ck_assert_msg(res < 1e-10, "fp_solve_serial, %s, %dx%dx%d, random f: residual max|L u - f|/max|f| = %.3g, "
-                  "expected < 1e-10", bcs, nx, ny, nz, res);
+    ck_assert_msg(res < 1e-10, "%s, %s, %dx%dx%d, random f: residual max|L u - f|/max|f| = %.3g, expected < 1e-10",
+                  name, bcs, nx, ny, nz, res);
     if (fp_singular(&g)) {
         double m = l7_mean(u, n);
         ck_assert_msg(fabs(m) <= 1e-12 * l7_max_abs(u, n),
-                      "fp_solve_serial, %s (singular), %dx%dx%d: the solution's mean is %.3g, expected 0", bcs, nx, ny,
-                      nz, m);
+                      "%s, %s (singular), %dx%dx%d: the solution's mean is %.3g, expected 0", name, bcs, nx, ny, nz, m);
     }
     kit_free(f), kit_free(u);
 }
 
 /* All 27 boundary combinations on a grid with three different sizes. */
-START_TEST(residual_all_boundaries)
+static void all_residuals(const char *name, l7_solver solve)
 {
     static const char *names = "PND";
     for (int c = 0; c < 27; c++) {
         char bcs[4] = {names[c % 3], names[c / 3 % 3], names[c / 9], 0};
-        residual_case(bcs, 6, 5, 7, 40u + c);
+        residual_case(name, solve, bcs, 6, 5, 7, 40u + c);
     }
-    residual_case("DND", 32, 24, 20, 1);
-    residual_case("NPN", 16, 32, 24, 2);
+    residual_case(name, solve, "DND", 32, 24, 20, 1);
+    residual_case(name, solve, "NPN", 16, 32, 24, 2);
 }
+
+START_TEST(residual_all_boundaries) { all_residuals("fp_solve_serial", fp_solve_serial); }
 END_TEST
 
 /* The six cases of the notes' table on non-cubic grids: the error must be
@@ -295,23 +299,25 @@ static const struct {
     {"DDD", {3, 4, 2}, {6.031448e-02, 1.412551e-02, 3.475092e-03, 8.653042e-04}},
 };
 
-START_TEST(eigenmode_exact_error)
+static void eigenmodes(const char *name, l7_solver solve)
 {
     static const int sizes[3][3] = {{16, 12, 20}, {24, 32, 16}, {20, 20, 28}};
     const double pi = acos(-1.0);
     for (int m = 0; m < 6; m++)
         for (int s = 0; s < 3; s++) {
             fp_grid g = l7_grid(l7_modes[m].bcs, sizes[s][0], sizes[s][1], sizes[s][2], pi);
-            double oracle, err = l7_eigenmode_error(&g, l7_modes[m].w, &oracle, NULL);
+            double oracle, err = l7_eigenmode_error(solve, &g, l7_modes[m].w, &oracle, NULL);
             ck_assert_msg(fabs(err - oracle) <= 1e-8 * oracle,
-                          "%s, w=(%d,%d,%d) on [0,pi]^3, %dx%dx%d cells: RMS error %.10g, expected exactly "
+                          "%s, %s, w=(%d,%d,%d) on [0,pi]^3, %dx%dx%d cells: RMS error %.10g, expected exactly "
                           "|S/Lambda - 1| RMS(u) = %.10g (u is an eigenvector of L_h: %s)",
-                          l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], sizes[s][0],
+                          name, l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], sizes[s][0],
                           sizes[s][1], sizes[s][2], err, oracle,
                           err < 0.5 * oracle ? "too exact: the continuous -w^2 instead of the discrete eigenvalue?"
                                              : "wrong eigenvalues, indexing or normalisation?");
         }
 }
+
+START_TEST(eigenmode_exact_error) { eigenmodes("fp_solve_serial", fp_solve_serial); }
 END_TEST
 
 /* The paper's verification (Tables 3-7), reproduced at smaller N: the RMS
@@ -323,7 +329,7 @@ START_TEST(error_tables)
         for (int s = 1; s <= 2; s++) {
             int N = 8 << s;
             fp_grid g = l7_grid(l7_modes[m].bcs, N, N, N, pi);
-            double oracle, err = l7_eigenmode_error(&g, l7_modes[m].w, &oracle, NULL);
+            double oracle, err = l7_eigenmode_error(fp_solve_serial, &g, l7_modes[m].w, &oracle, NULL);
             double want = l7_modes[m].table[s];
             ck_assert_msg(fabs(err - want) <= 2e-6 * want,
                           "%s, w=(%d,%d,%d), N=%d on [0,pi]^3: RMS error %.7g, expected %.7g (notes 003, 7.3.5)",
@@ -335,7 +341,7 @@ END_TEST
 /* Second order: RMS ratios e(N)/e(2N) in [3.7, 4.4] at 16 -> 32 -> 64, the
  * order at 32 -> 64 in [1.9, 2.15], and L-infinity's order > 1.8. N = 8 is
  * not used: its ratios reach 5 for the high-w cases. */
-START_TEST(convergence_order)
+static void convergence(const char *name, l7_solver solve)
 {
     const double pi = acos(-1.0);
     for (int m = 0; m < 6; m += (m == 0 ? 1 : m == 1 ? 2 : 3)) { /* DDD, NNN, DDD (3,4,2): one of each kind */
@@ -344,20 +350,22 @@ START_TEST(convergence_order)
             int N = 16 << s;
             fp_grid g = l7_grid(l7_modes[m].bcs, N, N, N, pi);
             double oracle;
-            e[s] = l7_eigenmode_error(&g, l7_modes[m].w, &oracle, &linf[s]);
+            e[s] = l7_eigenmode_error(solve, &g, l7_modes[m].w, &oracle, &linf[s]);
         }
         for (int s = 0; s < 2; s++)
             ck_assert_msg(e[s] / e[s + 1] >= 3.7 && e[s] / e[s + 1] <= 4.4,
-                          "%s, w=(%d,%d,%d): RMS error ratio e(%d)/e(%d) = %.4g (errors %.4g, %.4g), expected 3.7..4.4 "
-                          "(second order)",
-                          l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], 16 << s, 32 << s,
+                          "%s, %s, w=(%d,%d,%d): RMS error ratio e(%d)/e(%d) = %.4g (errors %.4g, %.4g), expected "
+                          "3.7..4.4 (second order)",
+                          name, l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], 16 << s, 32 << s,
                           e[s] / e[s + 1], e[s], e[s + 1]);
         double p = log2(e[1] / e[2]), pinf = log2(linf[1] / linf[2]);
         ck_assert_msg(p >= 1.9 && p <= 2.15 && pinf > 1.8,
-                      "%s: observed order at 32 -> 64: RMS %.4g (expected 1.9..2.15), max %.4g (expected > 1.8)",
-                      l7_modes[m].bcs, p, pinf);
+                      "%s, %s: observed order at 32 -> 64: RMS %.4g (expected 1.9..2.15), max %.4g (expected > 1.8)",
+                      name, l7_modes[m].bcs, p, pinf);
     }
 }
+
+START_TEST(convergence_order) { convergence("fp_solve_serial", fp_solve_serial); }
 END_TEST
 
 /* Non-homogeneous boundary values (notes 7.3.7): the RMS error at N = 32
@@ -392,7 +400,7 @@ END_TEST
 
 /* The singular problems: f plus a constant (incompatible), the solution
  * must be finite with mean 0 and solve the projected problem. */
-START_TEST(null_space)
+static void null_spaces(const char *name, l7_solver solve)
 {
     static const char *cases[4] = {"NNN", "PPP", "PNN", "NNP"};
     for (int c = 0; c < 4; c++) {
@@ -403,15 +411,17 @@ START_TEST(null_space)
         for (size_t i = 0; i < n; i++)
             f[i] += 3.0;
         memcpy(u, f, n * sizeof *u);
-        int rc = fp_solve_serial(&g, u);
+        int rc = solve(&g, u);
         double m = l7_mean(u, n), res = fp_residual(&g, u, f), big = l7_max_abs(u, n);
         ck_assert_msg(rc == 0 && isfinite(big) && fabs(m) <= 1e-12 * big && res < 1e-10,
-                      "fp_solve_serial, %s (singular), random f + 3: returned %d, max|u| = %.3g, mean(u) = %.3g "
+                      "%s, %s (singular), random f + 3: returned %d, max|u| = %.3g, mean(u) = %.3g "
                       "(expected 0), residual against f - mean(f) = %.3g (expected < 1e-10)",
-                      cases[c], rc, big, m, res);
+                      name, cases[c], rc, big, m, res);
         kit_free(f), kit_free(u);
     }
 }
+
+START_TEST(null_space) { null_spaces("fp_solve_serial", fp_solve_serial); }
 END_TEST
 
 /* ---- stage 5: the kit's radiator problem, directly ----------------------- */
@@ -486,6 +496,109 @@ START_TEST(mpi_four_ranks)
 }
 END_TEST
 
+/* ---- stage 6: GPUs ------------------------------------------------------------ */
+
+/* The GPU's transforms alone, against the definitions (FFTW's r2r kinds),
+ * forward and back (divided by the round trip), every axis and type. */
+START_TEST(gpu_transforms)
+{
+    static const char *names = "PND";
+    for (int bc = 0; bc < 3; bc++) {
+        char bcs[4] = {names[bc], names[(bc + 1) % 3], names[(bc + 2) % 3], 0};
+        fp_grid g = l7_grid(bcs, 6, 5, 7, 1.0);
+        fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
+        size_t n = fp_cells(&g), stride[3] = {1, 6, 30};
+        double *a = kit_alloc_doubles(n), *want = kit_alloc_doubles(n), *got = kit_alloc_doubles(n), *d_a;
+        ck_assert_int_eq(cudaMalloc((void **)&d_a, n * sizeof *d_a), cudaSuccess);
+        fp_gpu *P = fp_gpu_create(&g, all, 0);
+        ck_assert_msg(P != NULL, "fp_gpu_create returned NULL");
+        for (int axis = 0; axis < 3; axis++) {
+            l7_random(a, n, 50u + 3u * bc + axis);
+            for (size_t c = 0; c < n; c++) { /* each line from its first cell */
+                size_t coord[3] = {c % 6, c / 6 % 5, c / 30};
+                if (coord[axis] != 0)
+                    continue;
+                double y[7];
+                l7_direct_r2r(g.bc[axis], g.n[axis], a + c, stride[axis], y);
+                for (int k = 0; k < g.n[axis]; k++)
+                    want[c + k * stride[axis]] = y[k];
+            }
+            ck_assert_int_eq(cudaMemcpy(d_a, a, n * sizeof *a, cudaMemcpyHostToDevice), cudaSuccess);
+            fp_gpu_transform(P, axis, 0, d_a);
+            ag_poison(got, n);
+            ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
+            ag_assert_grid_eq(want, got, 7, 5, 6, 1e-12, "fp_gpu_transform forward, axis %d of %s, 6x5x7, against "
+                              "the definition of FFTW's kind", axis, bcs);
+            fp_gpu_transform(P, axis, 1, d_a);
+            ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
+            for (size_t c = 0; c < n; c++)
+                got[c] /= fp_round_trip(g.bc[axis], g.n[axis]);
+            ag_assert_grid_eq(a, got, 7, 5, 6, 1e-13, "fp_gpu_transform forward and inverse, axis %d of %s, divided "
+                              "by the round trip", axis, bcs);
+        }
+        fp_gpu_destroy(P);
+        cudaFree(d_a);
+        kit_free(a), kit_free(want), kit_free(got);
+    }
+}
+END_TEST
+
+/* fp_solve_cuda equals fp_solve_serial to 1e-12 of max |u|, and its own
+ * residual is small, on every boundary combination. */
+static void gpu_vs_serial(const char *bcs, int nx, int ny, int nz)
+{
+    fp_grid g = l7_grid(bcs, nx, ny, nz, 1.0);
+    size_t n = fp_cells(&g);
+    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *v = kit_alloc_doubles(n);
+    l7_random(f, n, 333u + nx);
+    memcpy(u, f, n * sizeof *u);
+    memcpy(v, f, n * sizeof *v);
+    ck_assert_int_eq(fp_solve_serial(&g, u), 0);
+    int rc = fp_solve_cuda(&g, v);
+    ck_assert_msg(rc == 0, "fp_solve_cuda, %s, %dx%dx%d: returned %d", bcs, nx, ny, nz, rc);
+    ag_assert_grid_eq(u, v, nz, ny, nx, 1e-12 * l7_max_abs(u, n), "fp_solve_cuda against fp_solve_serial, %s, "
+                      "%dx%dx%d, random f (index [z][y][x])", bcs, nx, ny, nz);
+    kit_free(f), kit_free(u), kit_free(v);
+}
+
+START_TEST(gpu_solve_equals_serial)
+{
+    static const char *names = "PND";
+    for (int c = 0; c < 27; c++) {
+        char bcs[4] = {names[c % 3], names[c / 3 % 3], names[c / 9], 0};
+        gpu_vs_serial(bcs, 6, 5, 7);
+    }
+    gpu_vs_serial("DND", 32, 24, 20);
+    gpu_vs_serial("NPD", 64, 48, 33);
+    all_residuals("fp_solve_cuda", fp_solve_cuda);
+}
+END_TEST
+
+START_TEST(gpu_eigenmodes_and_order)
+{
+    eigenmodes("fp_solve_cuda", fp_solve_cuda);
+    convergence("fp_solve_cuda", fp_solve_cuda);
+    null_spaces("fp_solve_cuda", fp_solve_cuda);
+}
+END_TEST
+
+/* fp_solve_nccl against fp_solve_cuda (and the CPU) under mpirun, one rank
+ * per GPU; on one GPU the 1 x 1 grid still runs every stage. */
+START_TEST(nccl_one_rank)
+{
+    ag_run_mpi("lab7_mpi_check", 1, "nccl:DND:16x16x16:1x1 nccl:NNN:16x12x8:1x1 nccl:PPD:32x32x32:1x1", 120);
+}
+END_TEST
+
+START_TEST(nccl_two_ranks)
+{
+    ag_run_mpi("lab7_mpi_check", 2,
+               "nccl:DDD:16x16x16:1x2 nccl:DDD:16x16x16:2x1 nccl:NND:32x32x32:1x2 nccl:NND:32x32x32:2x1 "
+               "nccl:PNP:16x8x12:1x2 nccl:NNN:12x16x8:2x1 nccl:DND:64x64x64:1x2",
+               180);
+}
+END_TEST
+
 void lab7_hidden_tests(ag_suite *s) __attribute__((weak));
 
 static void register_tests(ag_suite *s)
@@ -509,6 +622,11 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = mpi_one_rank, .points = 1, .timeout = 90});
     ag_add(s, (ag_spec){.test = mpi_two_ranks, .points = 4, .timeout = 120});
     ag_add(s, (ag_spec){.test = mpi_four_ranks, .points = 3, .timeout = 120});
+    ag_add(s, (ag_spec){.test = gpu_transforms, .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = gpu_solve_equals_serial, .points = 3, .gpus = 1, .timeout = 120});
+    ag_add(s, (ag_spec){.test = gpu_eigenmodes_and_order, .points = 3, .gpus = 1, .timeout = 120});
+    ag_add(s, (ag_spec){.test = nccl_one_rank, .points = 1, .gpus = 1, .timeout = 180});
+    ag_add(s, (ag_spec){.test = nccl_two_ranks, .points = 3, .gpus = 2, .timeout = 240});
     if (lab7_hidden_tests) /* absent from the student copy */
         lab7_hidden_tests(s);
 }

@@ -123,6 +123,9 @@ int fp_pencils_check(const fp_grid *g, int pr, int pc);
 /* Rank (r, c)'s box in pencil p. */
 fp_box fp_pencil_box(const fp_grid *g, int pr, int pc, int r, int c, fp_pencil p);
 
+/* The cells two boxes share (n = 0 along an axis where they do not meet). */
+fp_box fp_box_intersect(const fp_box *a, const fp_box *b);
+
 /* ---- Stage 1, fp_basics.c ----------------------------------------------- */
 
 /* The eigenvalue of the 1-D operator with unit spacing for transform index

@@ -113,3 +113,14 @@ fp_box fp_pencil_box(const fp_grid *g, int pr, int pc, int r, int c, fp_pencil p
     b.n[ar] = g->n[ar] / pr, b.lo[ar] = r * b.n[ar];
     return b;
 }
+
+fp_box fp_box_intersect(const fp_box *a, const fp_box *b)
+{
+    fp_box o;
+    for (int x = 0; x < 3; x++) {
+        int lo = a->lo[x] > b->lo[x] ? a->lo[x] : b->lo[x];
+        int hi = a->lo[x] + a->n[x] < b->lo[x] + b->n[x] ? a->lo[x] + a->n[x] : b->lo[x] + b->n[x];
+        o.lo[x] = lo, o.n[x] = hi > lo ? hi - lo : 0;
+    }
+    return o;
+}

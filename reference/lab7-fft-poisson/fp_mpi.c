@@ -51,17 +51,6 @@ static void copy_box(const fp_box *part, const fp_box *from, const double *src, 
         }
 }
 
-static fp_box intersect(const fp_box *a, const fp_box *b)
-{
-    fp_box o;
-    for (int x = 0; x < 3; x++) {
-        int lo = a->lo[x] > b->lo[x] ? a->lo[x] : b->lo[x];
-        int hi = a->lo[x] + a->n[x] < b->lo[x] + b->n[x] ? a->lo[x] + a->n[x] : b->lo[x] + b->n[x];
-        o.lo[x] = lo, o.n[x] = hi > lo ? hi - lo : 0;
-    }
-    return o;
-}
-
 int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *in, double *out)
 {
     int across_row = (from == FP_XPENCIL && to == FP_YPENCIL) || (from == FP_YPENCIL && to == FP_XPENCIL);
@@ -82,14 +71,14 @@ int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *i
         /* peer q of the row is (r, q); of the column, (q, c) */
         int pr_ = across_row ? d->r : q, pc_ = across_row ? q : d->c;
         fp_box theirs_to = fp_pencil_box(&d->g, d->pr, d->pc, pr_, pc_, to);
-        fp_box part = intersect(&d->box[from], &theirs_to);
+        fp_box part = fp_box_intersect(&d->box[from], &theirs_to);
         copy_box(&part, &d->box[from], in, &part, send + (size_t)q * block);
     }
     MPI_CHECK(MPI_Alltoall(send, (int)block, MPI_DOUBLE, recv, (int)block, MPI_DOUBLE, comm));
     for (int q = 0; q < peers; q++) {
         int pr_ = across_row ? d->r : q, pc_ = across_row ? q : d->c;
         fp_box theirs_from = fp_pencil_box(&d->g, d->pr, d->pc, pr_, pc_, from);
-        fp_box part = intersect(&theirs_from, &d->box[to]);
+        fp_box part = fp_box_intersect(&theirs_from, &d->box[to]);
         copy_box(&part, &part, recv + (size_t)q * block, &d->box[to], out);
     }
     kit_free(send);

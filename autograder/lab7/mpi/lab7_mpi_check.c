@@ -8,6 +8,8 @@
  *                                 every element of every pencil, exactly
  *     solve:BCS:NXxNYxNZ:PRxPC    fp_solve_mpi against fp_solve_serial on the
  *                                 same random f, to 1e-12 of max |u|
+ *     nccl:BCS:NXxNYxNZ:PRxPC     fp_solve_nccl (one GPU per rank) against
+ *                                 fp_solve_serial and fp_solve_cuda, the same way
  * A case whose PR x PC is not the number of ranks is an error. Rank 0
  * prints "ok ..." per case; any rank prints "FAIL ..." for what it found
  * wrong; the exit status is 0 only if every case passed everywhere. */
@@ -17,7 +19,9 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "fp_gpu.h"
 #include "fp_mpi.h"
+#include "nccl_world.h"
 #include "mpi_check.h"
 #include "random.h"
 
@@ -115,7 +119,40 @@ static int transpose_case(const char *what, const fp_grid *g, int pr, int pc)
     return bad;
 }
 
-static int solve_case(const char *what, const fp_grid *g, int pr, int pc)
+/* This rank's x pencil of a whole-grid array. */
+static void take_pencil(const fp_grid *g, const fp_box *b, const double *all, double *a)
+{
+    for (int k = 0; k < b->n[2]; k++)
+        for (int j = 0; j < b->n[1]; j++)
+            for (int i = 0; i < b->n[0]; i++)
+                a[(size_t)i + (size_t)b->n[0] * ((size_t)j + (size_t)b->n[1] * k)] =
+                    all[fp_index(g, i, b->lo[1] + j, b->lo[2] + k)];
+}
+
+/* The pencil got against the whole-grid want, to 1e-12 of max |want|. */
+static int same_pencil(const char *what, const char *against, const fp_grid *g, const fp_box *b, const double *got,
+                       const double *want)
+{
+    double umax = 0.0;
+    for (size_t c = 0; c < fp_cells(g); c++)
+        umax = fmax(umax, fabs(want[c]));
+    for (int k = 0; k < b->n[2]; k++)
+        for (int j = 0; j < b->n[1]; j++)
+            for (int i = 0; i < b->n[0]; i++) {
+                double x = got[(size_t)i + (size_t)b->n[0] * ((size_t)j + (size_t)b->n[1] * k)];
+                double y = want[fp_index(g, i, b->lo[1] + j, b->lo[2] + k)];
+                if (!(fabs(x - y) <= 1e-12 * umax)) {
+                    printf("FAIL %s: rank %d, cell (%d,%d,%d): %.17g, %s gives %.17g (tolerance 1e-12 max|u| = %.3g)\n",
+                           what, world_rank, i, b->lo[1] + j, b->lo[2] + k, x, against, y, 1e-12 * umax);
+                    return 1;
+                }
+            }
+    return 0;
+}
+
+/* fp_solve_mpi (world == NULL) or fp_solve_nccl against the serial solver
+ * (and, for NCCL, the 1-GPU solver) on the same random f. */
+static int solve_case(const char *what, const fp_grid *g, int pr, int pc, const nccl_world *world)
 {
     size_t n = fp_cells(g);
     double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n);
@@ -128,48 +165,47 @@ static int solve_case(const char *what, const fp_grid *g, int pr, int pc)
         return 1;
     }
     fp_dist d;
-    if (fp_dist_init(&d, g, pr, pc, MPI_COMM_WORLD) != 0) {
-        printf("FAIL %s: fp_dist_init returned an error\n", what);
-        kit_free(f), kit_free(u);
-        return 1;
+    fp_box b = fp_pencil_box(g, pr, pc, world_rank / pc, world_rank % pc, FP_XPENCIL);
+    int bad = 0;
+    if (!world) {
+        if (fp_dist_init(&d, g, pr, pc, MPI_COMM_WORLD) != 0) {
+            printf("FAIL %s: fp_dist_init returned an error\n", what);
+            kit_free(f), kit_free(u);
+            return 1;
+        }
+        bad = check_dist(what, &d, g, pr, pc);
     }
-    int bad = check_dist(what, &d, g, pr, pc);
     if (!bad) {
-        const fp_box *b = &d.box[FP_XPENCIL];
-        size_t cells = fp_box_cells(b);
-        double *a = kit_alloc_doubles(cells), umax = 0.0;
-        for (size_t c = 0; c < n; c++)
-            umax = fmax(umax, fabs(u[c]));
-        for (int k = 0; k < b->n[2]; k++)
-            for (int j = 0; j < b->n[1]; j++)
-                for (int i = 0; i < b->n[0]; i++)
-                    a[(size_t)i + (size_t)b->n[0] * ((size_t)j + (size_t)b->n[1] * k)] =
-                        f[fp_index(g, i, b->lo[1] + j, b->lo[2] + k)];
-        int rc = fp_solve_mpi(&d, a);
+        double *a = kit_alloc_doubles(fp_box_cells(&b));
+        take_pencil(g, &b, f, a);
+        int rc = world ? fp_solve_nccl(g, pr, pc, world->comm, world->stream, a) : fp_solve_mpi(&d, a);
         if (rc != 0) {
-            printf("FAIL %s: rank %d: fp_solve_mpi returned %d\n", what, world_rank, rc);
+            printf("FAIL %s: rank %d: %s returned %d\n", what, world_rank, world ? "fp_solve_nccl" : "fp_solve_mpi",
+                   rc);
             bad = 1;
         }
-        for (int k = 0; k < b->n[2] && !bad; k++)
-            for (int j = 0; j < b->n[1] && !bad; j++)
-                for (int i = 0; i < b->n[0] && !bad; i++) {
-                    double got = a[(size_t)i + (size_t)b->n[0] * ((size_t)j + (size_t)b->n[1] * k)];
-                    double want = u[fp_index(g, i, b->lo[1] + j, b->lo[2] + k)];
-                    if (!(fabs(got - want) <= 1e-12 * umax)) {
-                        printf("FAIL %s: rank %d, cell (%d,%d,%d): fp_solve_mpi gives %.17g, fp_solve_serial %.17g "
-                               "(tolerance 1e-12 max|u| = %.3g)\n",
-                               what, world_rank, i, b->lo[1] + j, b->lo[2] + k, got, want, 1e-12 * umax);
-                        bad = 1;
-                    }
-                }
+        if (!bad)
+            bad = same_pencil(what, "fp_solve_serial", g, &b, a, u);
+        if (!bad && world) {
+            double *v = kit_alloc_doubles(n);
+            memcpy(v, f, n * sizeof *v);
+            if (fp_solve_cuda(g, v) != 0) {
+                printf("FAIL %s: fp_solve_cuda (1 GPU) fails here\n", what);
+                bad = 1;
+            } else {
+                bad = same_pencil(what, "fp_solve_cuda", g, &b, a, v);
+            }
+            kit_free(v);
+        }
         kit_free(a);
     }
-    fp_dist_free(&d);
+    if (!world)
+        fp_dist_free(&d);
     kit_free(f), kit_free(u);
     return bad;
 }
 
-static int run_case(const char *spec)
+static int run_case(const char *spec, const nccl_world *world)
 {
     char kind[16], bcs[4] = "DDD";
     int nx, ny, nz, pr, pc, ok;
@@ -177,7 +213,7 @@ static int run_case(const char *spec)
         ok = sscanf(spec, "%15[a-z]:%dx%dx%d:%dx%d", kind, &nx, &ny, &nz, &pr, &pc) == 6;
     else
         ok = sscanf(spec, "%15[a-z]:%3[PND]:%dx%dx%d:%dx%d", kind, bcs, &nx, &ny, &nz, &pr, &pc) == 7 &&
-             !strcmp(kind, "solve");
+             (!strcmp(kind, "solve") || !strcmp(kind, "nccl"));
     if (!ok || pr * pc != world_size) {
         if (world_rank == 0)
             printf("FAIL bad case '%s' for %d ranks (transpose:NXxNYxNZ:PRxPC or solve:BCS:NXxNYxNZ:PRxPC)\n", spec,
@@ -188,9 +224,9 @@ static int run_case(const char *spec)
     for (int a = 0; a < 3; a++)
         g.bc[a] = bcs[a] == 'D' ? FP_D : bcs[a] == 'N' ? FP_N : FP_P;
     char what[160];
-    snprintf(what, sizeof what, "%s%s%s %dx%dx%d on %d x %d ranks", kind, spec[0] == 's' ? " " : "",
-             spec[0] == 's' ? bcs : "", nx, ny, nz, pr, pc);
-    int bad = spec[0] == 't' ? transpose_case(what, &g, pr, pc) : solve_case(what, &g, pr, pc);
+    snprintf(what, sizeof what, "%s%s%s %dx%dx%d on %d x %d ranks", kind, spec[0] != 't' ? " " : "",
+             spec[0] != 't' ? bcs : "", nx, ny, nz, pr, pc);
+    int bad = spec[0] == 't' ? transpose_case(what, &g, pr, pc) : solve_case(what, &g, pr, pc, spec[0] == 'n' ? world : NULL);
     fflush(stdout);
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (!bad && world_rank == 0)
@@ -200,12 +236,27 @@ static int run_case(const char *spec)
 
 int main(int argc, char **argv)
 {
-    MPI_CHECK(MPI_Init(&argc, &argv));
+    /* NCCL cases need one GPU per rank, bound by lab 4's nccl_world */
+    int gpus = 0;
+    for (int i = 1; i < argc; i++)
+        gpus |= !strncmp(argv[i], "nccl:", 5);
+    nccl_world world;
+    if (gpus) {
+        if (nccl_world_init(&argc, &argv, &world) != 0) {
+            printf("FAIL the NCCL cases need one GPU per rank\n");
+            return 1;
+        }
+    } else {
+        MPI_CHECK(MPI_Init(&argc, &argv));
+    }
     MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &world_rank));
     MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &world_size));
     int bad = 0;
     for (int i = 1; i < argc; i++)
-        bad |= run_case(argv[i]);
-    MPI_CHECK(MPI_Finalize());
+        bad |= run_case(argv[i], gpus ? &world : NULL);
+    if (gpus)
+        nccl_world_finalize(&world);
+    else
+        MPI_CHECK(MPI_Finalize());
     return bad;
 }

@@ -63,3 +63,15 @@ m("unpack_wrong_chunk_stride", "The unpack reads peer q's block at q times a lin
 m("mpi_mean_on_one_rank", "The distributed solver removes each rank's own mean of f instead of the global one.",
   [("fp_mpi.c", "    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_SUM, d->comm));\n    return s / (double)fp_cells(&d->g);",
     "    return s / (double)cells;")])
+m("gpu_post_forward_no_conjugate",
+  "The GPU's forward post kernel reads V_k for k > n/2 from the half spectrum without conjugating it.\nrequires: gpu",
+  [("fp_cuda.cu", "vy = 2 * kk <= n ? S[kk].y : -S[n - kk].y;", "vy = 2 * kk <= n ? S[kk].y : S[n - kk].y;")])
+m("gpu_thomas_scale_first_row_only",
+  "The GPU's Thomas kernel normalises only the first element of each system.\nrequires: gpu",
+  [("fp_cuda.cu", "prev = (a[k * nsys + s] * Z.scale - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")])
+m("nccl_unpack_from_wrong_box",
+  "The NCCL transposes unpack the part of the peer's destination box, not of its source box (nothing from others).\n"
+  "requires: gpu\nrequires: gpus 2",
+  [("fp_nccl.cu", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
+        fp_box part = fp_box_intersect(&theirs, &W.box[to]);""", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, to);
+        fp_box part = fp_box_intersect(&theirs, &W.box[to]);""")])
