@@ -1,0 +1,637 @@
+/* Lab 7 (fft-poisson): the visible tests. Run them with
+ * `make lab7 && make check`.
+ *
+ * Where the expected values come from (never from the reference's code):
+ * the n = 4 eigenvalue constants of the notes; LAPACK's dgtsv_ (OpenBLAS)
+ * for Thomas; FFTW's own r2r transforms and direct O(n^2) sums of their
+ * definitions for the transforms; the discrete operator itself
+ * (fp_apply_laplacian, and the ghost-cell rules recomputed in the checks)
+ * for residuals; eigenmode manufactured solutions, whose discrete error is
+ * known in closed form, so a solver that is too exact (continuous -w^2)
+ * fails as surely as a wrong one; error levels reproduced independently
+ * from the paper (notes 003, 4.3 and 7.3); common/poisson.h's Jacobi and
+ * residual for the radiator. */
+#include <math.h>
+#include <string.h>
+
+#include <fftw3.h>
+
+#include <cuda_runtime.h>
+
+#include "alloc.h"
+#include "fp_gpu.h"
+#include "grader.h"
+#include "lab7_checks.h"
+#include "poisson.h"
+
+/* ---- stage 1: eigenvalues ---------------------------------------------- */
+
+/* Table 2 at n = 4 (notes 1.4): P, N and D in FFTW's index order. */
+static const double eig4[3][4] = {
+    {0.0, -2.0, -4.0, -2.0},
+    {0.0, -0.585786437626905, -2.0, -3.414213562373095},
+    {-0.585786437626905, -2.0, -3.414213562373095, -4.0},
+};
+
+START_TEST(eigenvalues_n4)
+{
+    static const char *name[3] = {"FP_P", "FP_N", "FP_D"};
+    for (int bc = 0; bc < 3; bc++)
+        for (int k = 0; k < 4; k++) {
+            double got = fp_eigenvalue((fp_bc)bc, k, 4);
+            ck_assert_msg(fabs(got - eig4[bc][k]) <= 1e-12, "fp_eigenvalue(%s, k=%d, n=4): expected %.15f, got %.15g",
+                          name[bc], k, eig4[bc][k], got);
+        }
+}
+END_TEST
+
+/* The only zero eigenvalues are the constants: P and N at k = 0. D never
+ * (its k + 1 offset); every eigenvalue lies in [-4, 0]. */
+START_TEST(eigenvalue_zeros)
+{
+    static const char *name[3] = {"FP_P", "FP_N", "FP_D"};
+    for (int n = 1; n <= 33; n++)
+        for (int bc = 0; bc < 3; bc++)
+            for (int k = 0; k < n; k++) {
+                double l = fp_eigenvalue((fp_bc)bc, k, n);
+                int zero = fabs(l) < 1e-12, want = k == 0 && bc != FP_D;
+                ck_assert_msg(zero == want && l <= 1e-12 && l >= -4.0 - 1e-12,
+                              "fp_eigenvalue(%s, k=%d, n=%d) = %.15g: %s", name[bc], k, n, l,
+                              want ? "expected 0 (the constant vector)" : "expected a value in [-4, 0), not 0");
+            }
+}
+END_TEST
+
+/* ---- stage 1: Thomas against LAPACK ---------------------------------- */
+
+void dgtsv_(const int *n, const int *nrhs, double *dl, double *d, double *du, double *b, const int *ldb, int *info);
+
+START_TEST(thomas_vs_lapack)
+{
+    static const int sizes[] = {1, 2, 3, 17, 64};
+    for (int s = 0; s < 5; s++)
+        for (int trial = 0; trial < 4; trial++) {
+            int n = sizes[s];
+            double c[4];
+            l7_random(c, 4, 100u * s + trial);
+            /* diagonally dominant, negative diagonal like the solver's */
+            double off = 1.0 + c[0], b = -2.0 * fabs(off) - 0.5 - fabs(c[1]);
+            double b0 = b + c[2], bn = b - c[3];
+            double *r = kit_alloc_doubles(n), *x = kit_alloc_doubles(n), *work = kit_alloc_doubles(n);
+            double *dl = kit_alloc_doubles(n), *d = kit_alloc_doubles(n), *du = kit_alloc_doubles(n);
+            l7_random(r, n, 7u + s + 10u * trial);
+            memcpy(x, r, n * sizeof *r);
+            for (int i = 0; i < n; i++) {
+                d[i] = i == 0 ? b0 : i == n - 1 ? bn : b;
+                dl[i] = du[i] = off;
+            }
+            if (n == 1)
+                d[0] = b0 + bn - b; /* both corners, as fft_poisson.h says */
+            int one = 1, info = 0;
+            dgtsv_(&n, &one, dl, d, du, x, &n, &info);
+            ck_assert_int_eq(info, 0);
+            int rc = fp_thomas_toeplitz(n, off, b0, b, bn, r, work);
+            ck_assert_msg(rc == 0, "fp_thomas_toeplitz(n=%d, off=%g, b0=%g, b=%g, bn=%g) returned %d on a "
+                          "diagonally dominant system", n, off, b0, b, bn, rc);
+            ag_assert_matrix_eq(x, r, n, 1, 1e-12 * l7_max_abs(x, n),
+                                "fp_thomas_toeplitz, n=%d, off=%g b0=%g b=%g bn=%g, against LAPACK dgtsv_", n, off,
+                                b0, b, bn);
+            kit_free(r), kit_free(x), kit_free(work), kit_free(dl), kit_free(d), kit_free(du);
+        }
+}
+END_TEST
+
+/* A zero pivot is reported, at the first row or later; a solvable system
+ * with a small exact answer is solved. */
+START_TEST(thomas_zero_pivot)
+{
+    double r[3] = {1, 2, 3}, w[3];
+    ck_assert_msg(fp_thomas_toeplitz(3, 1.0, 0.0, -2.0, -2.0, r, w) == -1,
+                  "fp_thomas_toeplitz: b0 = 0 is a zero first pivot: expected -1");
+    double r2[3] = {1, 2, 3};
+    ck_assert_msg(fp_thomas_toeplitz(3, 1.0, 1.0, 1.0, 1.0, r2, w) == -1,
+                  "fp_thomas_toeplitz(n=3, off=1, b0=b=bn=1): the second pivot is 1 - 1*1 = 0: expected -1");
+    /* [-2 1 0; 1 -2 1; 0 1 -3] (1, 1, 1) = (-1, 0, -2) */
+    double r3[3] = {-1.0, 0.0, -2.0}, want[3] = {1.0, 1.0, 1.0};
+    int rc = fp_thomas_toeplitz(3, 1.0, -2.0, -2.0, -3.0, r3, w);
+    ck_assert_msg(rc == 0, "fp_thomas_toeplitz(n=3, off=1, b0=-2, b=-2, bn=-3): returned %d, expected 0", rc);
+    ag_assert_matrix_eq(want, r3, 3, 1, 1e-14, "fp_thomas_toeplitz: [-2 1 0; 1 -2 1; 0 1 -3] x = [-1 0 -2]");
+}
+END_TEST
+
+/* ---- stage 3: Makhoul's transforms against FFTW --------------------------- */
+
+static void fftw_1d(fftw_r2r_kind kind, int n, const double *x, double *y)
+{
+    double *in = fftw_alloc_real(n), *out = fftw_alloc_real(n);
+    fftw_plan p = fftw_plan_r2r_1d(n, in, out, kind, FFTW_ESTIMATE);
+    memcpy(in, x, n * sizeof *x);
+    fftw_execute(p);
+    memcpy(y, out, n * sizeof *y);
+    fftw_destroy_plan(p);
+    fftw_free(in), fftw_free(out);
+}
+
+static void check_makhoul(int dst, int n)
+{
+    double *x = kit_alloc_doubles(n), *want = kit_alloc_doubles(n), *got = kit_alloc_doubles(n);
+    l7_random(x, n, 31u * n + dst);
+    fftw_1d(dst ? FFTW_RODFT10 : FFTW_REDFT10, n, x, want);
+    ag_poison(got, n);
+    if (dst)
+        fp_dst2_via_fft(n, x, got);
+    else
+        fp_dct2_via_fft(n, x, got);
+    ag_assert_matrix_eq(want, got, n, 1, 1e-12 * n, "%s, n=%d, random input, against FFTW's %s",
+                        dst ? "fp_dst2_via_fft" : "fp_dct2_via_fft", n, dst ? "RODFT10" : "REDFT10");
+    kit_free(x), kit_free(want), kit_free(got);
+}
+
+START_TEST(dct2_vs_fftw)
+{
+    for (int n = 1; n <= 16; n++)
+        check_makhoul(0, n);
+    check_makhoul(0, 64);
+}
+END_TEST
+
+START_TEST(dst2_vs_fftw)
+{
+    for (int n = 1; n <= 16; n++)
+        check_makhoul(1, n);
+    check_makhoul(1, 64);
+}
+END_TEST
+
+/* The inverse against FFTW's REDFT01 / 2n, and the round trip. */
+START_TEST(idct2_inverse)
+{
+    for (int n = 1; n <= 17; n += (n < 16 ? 1 : 47)) {
+        double *y = kit_alloc_doubles(n), *want = kit_alloc_doubles(n), *got = kit_alloc_doubles(n);
+        l7_random(y, n, 5u * n);
+        fftw_1d(FFTW_REDFT01, n, y, want);
+        for (int k = 0; k < n; k++)
+            want[k] /= 2.0 * n;
+        ag_poison(got, n);
+        fp_idct2_via_fft(n, y, got);
+        ag_assert_matrix_eq(want, got, n, 1, 1e-13, "fp_idct2_via_fft, n=%d, against FFTW's REDFT01 / 2n", n);
+        double *back = kit_alloc_doubles(n);
+        fp_dct2_via_fft(n, got, back);
+        ag_assert_matrix_eq(y, back, n, 1, 1e-13, "fp_dct2_via_fft(fp_idct2_via_fft(y)) = y, n=%d", n);
+        kit_free(y), kit_free(want), kit_free(got), kit_free(back);
+    }
+}
+END_TEST
+
+/* ---- stage 2: transforms over a box --------------------------------------- */
+
+/* Every line of a box along each axis against the definition's direct sum,
+ * on a box that is part of a larger grid (lo != 0 on the other axes). */
+START_TEST(transform_vs_definition)
+{
+    static const char *names = "PND";
+    for (int bc = 0; bc < 3; bc++) {
+        char bcs[4] = {names[bc], names[bc], names[bc], 0};
+        fp_grid g = l7_grid(bcs, 6, 5, 7, 1.0);
+        for (int axis = 0; axis < 3; axis++) {
+            fp_box box = {{1, 2, 3}, {3, 2, 4}};
+            box.lo[axis] = 0;
+            box.n[axis] = g.n[axis];
+            size_t n = fp_box_cells(&box), stride[3] = {1, (size_t)box.n[0], (size_t)box.n[0] * box.n[1]};
+            double *a = kit_alloc_doubles(n), *want = kit_alloc_doubles(n);
+            l7_random(a, n, 11u * bc + axis);
+            /* each line: start = any cell with coordinate 0 along axis */
+            for (size_t c = 0; c < n; c++) {
+                size_t coord[3] = {c % box.n[0], c / box.n[0] % box.n[1], c / stride[2]};
+                if (coord[axis] != 0)
+                    continue;
+                double *y = kit_alloc_doubles(g.n[axis]);
+                l7_direct_r2r(g.bc[axis], g.n[axis], a + c, stride[axis], y);
+                for (int k = 0; k < g.n[axis]; k++)
+                    want[c + k * stride[axis]] = y[k];
+                kit_free(y);
+            }
+            fp_transform(&g, &box, axis, 0, a);
+            ag_assert_grid_eq(want, a, box.n[2], box.n[1], box.n[0], 1e-12,
+                              "fp_transform forward along axis %d, boundary %c, box n=(%d,%d,%d) of grid 6x5x7, "
+                              "against the definition (FFTW r2r kind of the boundary)",
+                              axis, names[bc], box.n[0], box.n[1], box.n[2]);
+            kit_free(a), kit_free(want);
+        }
+    }
+}
+END_TEST
+
+/* Forward then inverse along each axis, divided by the round-trip factor. */
+START_TEST(transform_round_trip)
+{
+    static const char *names = "PND";
+    for (int bc = 0; bc < 3; bc++) {
+        char bcs[4] = {names[bc], names[(bc + 1) % 3], names[(bc + 2) % 3], 0};
+        fp_grid g = l7_grid(bcs, 7, 6, 5, 2.0);
+        fp_box all = {{0, 0, 0}, {7, 6, 5}};
+        size_t n = fp_cells(&g);
+        double *a = kit_alloc_doubles(n), *orig = kit_alloc_doubles(n);
+        l7_random(orig, n, 3u + bc);
+        memcpy(a, orig, n * sizeof *a);
+        for (int axis = 0; axis < 3; axis++) {
+            fp_transform(&g, &all, axis, 0, a);
+            fp_transform(&g, &all, axis, 1, a);
+            for (size_t c = 0; c < n; c++)
+                a[c] /= 2.0 * g.n[axis] / (g.bc[axis] == FP_P ? 2.0 : 1.0);
+        }
+        ag_assert_grid_eq(orig, a, 5, 6, 7, 1e-13, "fp_transform forward and inverse on each axis of %s, 7x6x5, "
+                          "divided by 2n (n for periodic)", bcs);
+        kit_free(a), kit_free(orig);
+    }
+}
+END_TEST
+
+/* ---- stage 2: the solver ---------------------------------------------------- */
+
+static void residual_case(const char *name, l7_solver solve, const char *bcs, int nx, int ny, int nz, unsigned seed)
+{
+    fp_grid g = l7_grid(bcs, nx, ny, nz, 1.3);
+    size_t n = fp_cells(&g);
+    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n);
+    l7_random(f, n, seed);
+    memcpy(u, f, n * sizeof *u);
+    int rc = solve(&g, u);
+    ck_assert_msg(rc == 0, "%s, %s, %dx%dx%d, random f: returned %d", name, bcs, nx, ny, nz, rc);
+    double res = fp_residual(&g, u, f);
+    ck_assert_msg(res < 1e-10, "%s, %s, %dx%dx%d, random f: residual max|L u - f|/max|f| = %.3g, expected < 1e-10",
+                  name, bcs, nx, ny, nz, res);
+    if (fp_singular(&g)) {
+        double m = l7_mean(u, n);
+        ck_assert_msg(fabs(m) <= 1e-12 * l7_max_abs(u, n),
+                      "%s, %s (singular), %dx%dx%d: the solution's mean is %.3g, expected 0", name, bcs, nx, ny, nz, m);
+    }
+    kit_free(f), kit_free(u);
+}
+
+/* All 27 boundary combinations on a grid with three different sizes. */
+static void all_residuals(const char *name, l7_solver solve)
+{
+    static const char *names = "PND";
+    for (int c = 0; c < 27; c++) {
+        char bcs[4] = {names[c % 3], names[c / 3 % 3], names[c / 9], 0};
+        residual_case(name, solve, bcs, 6, 5, 7, 40u + c);
+    }
+    residual_case(name, solve, "DND", 32, 24, 20, 1);
+    residual_case(name, solve, "NPN", 16, 32, 24, 2);
+}
+
+START_TEST(residual_all_boundaries) { all_residuals("fp_solve_serial", fp_solve_serial); }
+END_TEST
+
+/* The six cases of the notes' table on non-cubic grids: the error must be
+ * the closed form |S/Lambda - 1| RMS(u) (1e-8 relative). */
+static const struct {
+    const char *bcs;
+    int w[3];
+    double table[4]; /* the notes' RMS errors at N = 8, 16, 32, 64 (N^3 cells) */
+} l7_modes[6] = {
+    {"DDD", {1, 3, 4}, {6.499828e-02, 1.511826e-02, 3.713324e-03, 9.242570e-04}},
+    {"NND", {1, 2, 3}, {3.339270e-02, 8.048001e-03, 1.993809e-03, 4.973241e-04}},
+    {"PPD", {6, 6, 6}, {4.426781e-01, 8.778747e-02, 2.080555e-02, 5.133719e-03}},
+    {"NNN", {1, 3, 6}, {1.688344e-01, 3.586232e-02, 8.618456e-03, 2.133628e-03}},
+    {"PPP", {2, 2, 2}, {5.302929e-02, 1.295075e-02, 3.218964e-03, 8.035777e-04}},
+    {"DDD", {3, 4, 2}, {6.031448e-02, 1.412551e-02, 3.475092e-03, 8.653042e-04}},
+};
+
+static void eigenmodes(const char *name, l7_solver solve)
+{
+    static const int sizes[3][3] = {{16, 12, 20}, {24, 32, 16}, {20, 20, 28}};
+    const double pi = acos(-1.0);
+    for (int m = 0; m < 6; m++)
+        for (int s = 0; s < 3; s++) {
+            fp_grid g = l7_grid(l7_modes[m].bcs, sizes[s][0], sizes[s][1], sizes[s][2], pi);
+            double oracle, err = l7_eigenmode_error(solve, &g, l7_modes[m].w, &oracle, NULL);
+            ck_assert_msg(fabs(err - oracle) <= 1e-8 * oracle,
+                          "%s, %s, w=(%d,%d,%d) on [0,pi]^3, %dx%dx%d cells: RMS error %.10g, expected exactly "
+                          "|S/Lambda - 1| RMS(u) = %.10g (u is an eigenvector of L_h: %s)",
+                          name, l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], sizes[s][0],
+                          sizes[s][1], sizes[s][2], err, oracle,
+                          err < 0.5 * oracle ? "too exact: the continuous -w^2 instead of the discrete eigenvalue?"
+                                             : "wrong eigenvalues, indexing or normalisation?");
+        }
+}
+
+START_TEST(eigenmode_exact_error) { eigenmodes("fp_solve_serial", fp_solve_serial); }
+END_TEST
+
+/* The paper's verification (Tables 3-7), reproduced at smaller N: the RMS
+ * errors of the notes (the corrected captions, not the printed ones). */
+START_TEST(error_tables)
+{
+    const double pi = acos(-1.0);
+    for (int m = 0; m < 6; m++)
+        for (int s = 1; s <= 2; s++) {
+            int N = 8 << s;
+            fp_grid g = l7_grid(l7_modes[m].bcs, N, N, N, pi);
+            double oracle, err = l7_eigenmode_error(fp_solve_serial, &g, l7_modes[m].w, &oracle, NULL);
+            double want = l7_modes[m].table[s];
+            ck_assert_msg(fabs(err - want) <= 2e-6 * want,
+                          "%s, w=(%d,%d,%d), N=%d on [0,pi]^3: RMS error %.7g, expected %.7g (notes 003, 7.3.5)",
+                          l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], N, err, want);
+        }
+}
+END_TEST
+
+/* Second order: RMS ratios e(N)/e(2N) in [3.7, 4.4] at 16 -> 32 -> 64, the
+ * order at 32 -> 64 in [1.9, 2.15], and L-infinity's order > 1.8. N = 8 is
+ * not used: its ratios reach 5 for the high-w cases. */
+static void convergence(const char *name, l7_solver solve)
+{
+    const double pi = acos(-1.0);
+    for (int m = 0; m < 6; m += (m == 0 ? 1 : m == 1 ? 2 : 3)) { /* DDD, NNN, DDD (3,4,2): one of each kind */
+        double e[3], linf[3];
+        for (int s = 0; s < 3; s++) {
+            int N = 16 << s;
+            fp_grid g = l7_grid(l7_modes[m].bcs, N, N, N, pi);
+            double oracle;
+            e[s] = l7_eigenmode_error(solve, &g, l7_modes[m].w, &oracle, &linf[s]);
+        }
+        for (int s = 0; s < 2; s++)
+            ck_assert_msg(e[s] / e[s + 1] >= 3.7 && e[s] / e[s + 1] <= 4.4,
+                          "%s, %s, w=(%d,%d,%d): RMS error ratio e(%d)/e(%d) = %.4g (errors %.4g, %.4g), expected "
+                          "3.7..4.4 (second order)",
+                          name, l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], 16 << s, 32 << s,
+                          e[s] / e[s + 1], e[s], e[s + 1]);
+        double p = log2(e[1] / e[2]), pinf = log2(linf[1] / linf[2]);
+        ck_assert_msg(p >= 1.9 && p <= 2.15 && pinf > 1.8,
+                      "%s, %s: observed order at 32 -> 64: RMS %.4g (expected 1.9..2.15), max %.4g (expected > 1.8)",
+                      name, l7_modes[m].bcs, p, pinf);
+    }
+}
+
+START_TEST(convergence_order) { convergence("fp_solve_serial", fp_solve_serial); }
+END_TEST
+
+/* Non-homogeneous boundary values (notes 7.3.7): the RMS error at N = 32
+ * against the notes' reproduced levels (1e-4 relative), the ratios at
+ * 16 -> 32 -> 64, and the discrete equation with the ghost cells rebuilt
+ * from the face data (1e-10). */
+START_TEST(boundary_folding)
+{
+    static const struct {
+        const char *bcs;
+        double e32;
+    } cases[5] = {{"DDD", 5.3700e-05}, {"NDD", 8.1679e-05}, {"DND", 2.4855e-05}, {"NND", 5.6096e-05},
+                  {"NNN", 8.2616e-06}};
+    for (int c = 0; c < 5; c++) {
+        double e[3], ghost;
+        for (int s = 0; s < 3; s++)
+            e[s] = l7_fold_error(cases[c].bcs, 16 << s, 16 << s, 16 << s, NULL, s == 1 ? &ghost : NULL);
+        ck_assert_msg(ghost < 1e-10,
+                      "%s, N=32, u = exp(x/2) sin(y+1/2) cos(0.7z+0.2) on [0,1]^3: with the ghost cells of the face "
+                      "data, max|stencil(u) - f|/max|f| = %.3g, expected < 1e-10 (a folding sign or factor?)",
+                      cases[c].bcs, ghost);
+        ck_assert_msg(fabs(e[1] - cases[c].e32) <= 1e-4 * cases[c].e32,
+                      "%s, N=32, u = exp(x/2) sin(y+1/2) cos(0.7z+0.2): RMS error %.5g, expected %.5g", cases[c].bcs,
+                      e[1], cases[c].e32);
+        for (int s = 0; s < 2; s++)
+            ck_assert_msg(e[s] / e[s + 1] >= 3.7 && e[s] / e[s + 1] <= 4.4,
+                          "%s, non-homogeneous boundary: RMS ratio e(%d)/e(%d) = %.4g, expected 3.7..4.4",
+                          cases[c].bcs, 16 << s, 32 << s, e[s] / e[s + 1]);
+    }
+}
+END_TEST
+
+/* The singular problems: f plus a constant (incompatible), the solution
+ * must be finite with mean 0 and solve the projected problem. */
+static void null_spaces(const char *name, l7_solver solve)
+{
+    static const char *cases[4] = {"NNN", "PPP", "PNN", "NNP"};
+    for (int c = 0; c < 4; c++) {
+        fp_grid g = l7_grid(cases[c], 12, 10, 14, 1.0);
+        size_t n = fp_cells(&g);
+        double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n);
+        l7_random(f, n, 77u + c);
+        for (size_t i = 0; i < n; i++)
+            f[i] += 3.0;
+        memcpy(u, f, n * sizeof *u);
+        int rc = solve(&g, u);
+        double m = l7_mean(u, n), res = fp_residual(&g, u, f), big = l7_max_abs(u, n);
+        ck_assert_msg(rc == 0 && isfinite(big) && fabs(m) <= 1e-12 * big && res < 1e-10,
+                      "%s, %s (singular), random f + 3: returned %d, max|u| = %.3g, mean(u) = %.3g "
+                      "(expected 0), residual against f - mean(f) = %.3g (expected < 1e-10)",
+                      name, cases[c], rc, big, m, res);
+        kit_free(f), kit_free(u);
+    }
+}
+
+START_TEST(null_space) { null_spaces("fp_solve_serial", fp_solve_serial); }
+END_TEST
+
+/* ---- stage 5: the kit's radiator problem, directly ----------------------- */
+
+START_TEST(radiator_direct)
+{
+    static const int sizes[3] = {15, 20, 41};
+    for (int s = 0; s < 3; s++) {
+        int N = sizes[s];
+        size_t n = poisson_points(N);
+        double *u = kit_alloc_doubles(n), *f = kit_alloc_doubles(n), *want = kit_alloc_doubles(n);
+        ag_poison(u, n);
+        poisson_init(N, 0.0, f, want);
+        int rc = fp_radiator_solve(N, u);
+        ck_assert_msg(rc == 0, "fp_radiator_solve(N=%d) returned %d", N, rc);
+        /* the boundary is common's, exactly */
+        for (size_t c = 0; c < n; c++) {
+            size_t i = c / (poisson_side(N) * poisson_side(N)), j = c / poisson_side(N) % poisson_side(N),
+                   k = c % poisson_side(N);
+            if (i == 0 || j == 0 || k == 0 || i == (size_t)N + 1 || j == (size_t)N + 1 || k == (size_t)N + 1)
+                ck_assert_msg(u[c] == want[c], "fp_radiator_solve(N=%d): boundary point (%zu,%zu,%zu) is %g, "
+                              "expected %g (poisson_init)", N, i, j, k, u[c], want[c]);
+        }
+        double res = poisson_residual_max(N, f, u);
+        ck_assert_msg(res < 1e-9 * POISSON_RADIATOR,
+                      "fp_radiator_solve(N=%d): poisson_residual_max = %.3g, expected < %.3g (the direct solution)", N,
+                      res, 1e-9 * POISSON_RADIATOR);
+        if (N == 15) { /* Jacobi to convergence reaches the same grid */
+            double *old = kit_alloc_doubles(n);
+            poisson_init(N, 0.0, NULL, want);
+            memcpy(old, want, n * sizeof *old);
+            poisson_jacobi_reference(N, 1e-13, 20000, f, want, old);
+            size_t sd = poisson_side(N);
+            ag_assert_grid_eq(want, u, sd, sd, sd, 1e-9, "fp_radiator_solve(N=15) against common's Jacobi run to "
+                              "an update norm of 1e-13");
+            kit_free(old);
+        }
+        kit_free(u), kit_free(f), kit_free(want);
+    }
+}
+END_TEST
+
+/* ---- stage 4: pencils over MPI (autograder/lab7/mpi/lab7_mpi_check.c) ---- */
+
+/* Each run: the transposes on a global-index code, element by element
+ * and back to the start, then fp_solve_mpi against fp_solve_serial to
+ * 1e-12 (notes 7.3.8), on 1, 1 x 2 and 2 x 1, and 2 x 2 ranks, at N = 16
+ * and 32 and on grids that are not cubes. One mpirun per rank count: its
+ * start-up is most of the time. */
+START_TEST(mpi_one_rank)
+{
+    ag_run_mpi("lab7_mpi_check", 1, "transpose:8x6x4:1x1 solve:DND:16x16x16:1x1 solve:NNN:16x12x8:1x1", 60);
+}
+END_TEST
+
+START_TEST(mpi_two_ranks)
+{
+    ag_run_mpi("lab7_mpi_check", 2,
+               "transpose:8x6x4:1x2 transpose:6x8x4:2x1 transpose:16x16x16:2x1 "
+               "solve:DDD:16x16x16:1x2 solve:DDD:16x16x16:2x1 solve:NND:32x32x32:1x2 solve:NND:32x32x32:2x1 "
+               "solve:PNP:16x8x12:1x2 solve:NNN:12x16x8:2x1",
+               90);
+}
+END_TEST
+
+START_TEST(mpi_four_ranks)
+{
+    ag_run_mpi("lab7_mpi_check", 4,
+               "transpose:8x12x6:2x2 transpose:16x16x16:2x2 "
+               "solve:DND:16x16x16:2x2 solve:PPD:32x32x32:2x2 solve:NNN:16x16x16:2x2 solve:DPN:8x12x16:2x2",
+               90);
+}
+END_TEST
+
+/* ---- stage 6: GPUs ------------------------------------------------------------ */
+
+/* The GPU's transforms alone, against the definitions (FFTW's r2r kinds),
+ * forward and back (divided by the round trip), every axis and type. */
+START_TEST(gpu_transforms)
+{
+    static const char *names = "PND";
+    for (int bc = 0; bc < 3; bc++) {
+        char bcs[4] = {names[bc], names[(bc + 1) % 3], names[(bc + 2) % 3], 0};
+        fp_grid g = l7_grid(bcs, 6, 5, 7, 1.0);
+        fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
+        size_t n = fp_cells(&g), stride[3] = {1, 6, 30};
+        double *a = kit_alloc_doubles(n), *want = kit_alloc_doubles(n), *got = kit_alloc_doubles(n), *d_a;
+        ck_assert_int_eq(cudaMalloc((void **)&d_a, n * sizeof *d_a), cudaSuccess);
+        fp_gpu *P = fp_gpu_create(&g, all, 0);
+        ck_assert_msg(P != NULL, "fp_gpu_create returned NULL");
+        for (int axis = 0; axis < 3; axis++) {
+            l7_random(a, n, 50u + 3u * bc + axis);
+            for (size_t c = 0; c < n; c++) { /* each line from its first cell */
+                size_t coord[3] = {c % 6, c / 6 % 5, c / 30};
+                if (coord[axis] != 0)
+                    continue;
+                double y[7];
+                l7_direct_r2r(g.bc[axis], g.n[axis], a + c, stride[axis], y);
+                for (int k = 0; k < g.n[axis]; k++)
+                    want[c + k * stride[axis]] = y[k];
+            }
+            ck_assert_int_eq(cudaMemcpy(d_a, a, n * sizeof *a, cudaMemcpyHostToDevice), cudaSuccess);
+            fp_gpu_transform(P, axis, 0, d_a);
+            ag_poison(got, n);
+            ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
+            ag_assert_grid_eq(want, got, 7, 5, 6, 1e-12, "fp_gpu_transform forward, axis %d of %s, 6x5x7, against "
+                              "the definition of FFTW's kind", axis, bcs);
+            fp_gpu_transform(P, axis, 1, d_a);
+            ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
+            for (size_t c = 0; c < n; c++)
+                got[c] /= fp_round_trip(g.bc[axis], g.n[axis]);
+            ag_assert_grid_eq(a, got, 7, 5, 6, 1e-13, "fp_gpu_transform forward and inverse, axis %d of %s, divided "
+                              "by the round trip", axis, bcs);
+        }
+        fp_gpu_destroy(P);
+        cudaFree(d_a);
+        kit_free(a), kit_free(want), kit_free(got);
+    }
+}
+END_TEST
+
+/* fp_solve_cuda equals fp_solve_serial to 1e-12 of max |u|, and its own
+ * residual is small, on every boundary combination. */
+static void gpu_vs_serial(const char *bcs, int nx, int ny, int nz)
+{
+    fp_grid g = l7_grid(bcs, nx, ny, nz, 1.0);
+    size_t n = fp_cells(&g);
+    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *v = kit_alloc_doubles(n);
+    l7_random(f, n, 333u + nx);
+    memcpy(u, f, n * sizeof *u);
+    memcpy(v, f, n * sizeof *v);
+    ck_assert_int_eq(fp_solve_serial(&g, u), 0);
+    int rc = fp_solve_cuda(&g, v);
+    ck_assert_msg(rc == 0, "fp_solve_cuda, %s, %dx%dx%d: returned %d", bcs, nx, ny, nz, rc);
+    ag_assert_grid_eq(u, v, nz, ny, nx, 1e-12 * l7_max_abs(u, n), "fp_solve_cuda against fp_solve_serial, %s, "
+                      "%dx%dx%d, random f (index [z][y][x])", bcs, nx, ny, nz);
+    kit_free(f), kit_free(u), kit_free(v);
+}
+
+START_TEST(gpu_solve_equals_serial)
+{
+    static const char *names = "PND";
+    for (int c = 0; c < 27; c++) {
+        char bcs[4] = {names[c % 3], names[c / 3 % 3], names[c / 9], 0};
+        gpu_vs_serial(bcs, 6, 5, 7);
+    }
+    gpu_vs_serial("DND", 32, 24, 20);
+    gpu_vs_serial("NPD", 64, 48, 33);
+    all_residuals("fp_solve_cuda", fp_solve_cuda);
+}
+END_TEST
+
+START_TEST(gpu_eigenmodes_and_order)
+{
+    eigenmodes("fp_solve_cuda", fp_solve_cuda);
+    convergence("fp_solve_cuda", fp_solve_cuda);
+    null_spaces("fp_solve_cuda", fp_solve_cuda);
+}
+END_TEST
+
+/* fp_solve_nccl against fp_solve_cuda (and the CPU) under mpirun, one rank
+ * per GPU; on one GPU the 1 x 1 grid still runs every stage. */
+START_TEST(nccl_one_rank)
+{
+    ag_run_mpi("lab7_mpi_check", 1, "nccl:DND:16x16x16:1x1 nccl:NNN:16x12x8:1x1 nccl:PPD:32x32x32:1x1", 120);
+}
+END_TEST
+
+START_TEST(nccl_two_ranks)
+{
+    ag_run_mpi("lab7_mpi_check", 2,
+               "nccl:DDD:16x16x16:1x2 nccl:DDD:16x16x16:2x1 nccl:NND:32x32x32:1x2 nccl:NND:32x32x32:2x1 "
+               "nccl:PNP:16x8x12:1x2 nccl:NNN:12x16x8:2x1 nccl:DND:64x64x64:1x2",
+               180);
+}
+END_TEST
+
+void lab7_hidden_tests(ag_suite *s) __attribute__((weak));
+
+static void register_tests(ag_suite *s)
+{
+    ag_add(s, (ag_spec){.test = eigenvalues_n4, .points = 1});
+    ag_add(s, (ag_spec){.test = eigenvalue_zeros, .points = 1});
+    ag_add(s, (ag_spec){.test = thomas_vs_lapack, .points = 2});
+    ag_add(s, (ag_spec){.test = thomas_zero_pivot, .points = 1});
+    ag_add(s, (ag_spec){.test = transform_vs_definition, .points = 2});
+    ag_add(s, (ag_spec){.test = transform_round_trip, .points = 1});
+    ag_add(s, (ag_spec){.test = residual_all_boundaries, .points = 2, .timeout = 30});
+    ag_add(s, (ag_spec){.test = eigenmode_exact_error, .points = 3, .timeout = 30});
+    ag_add(s, (ag_spec){.test = error_tables, .points = 2, .timeout = 30});
+    ag_add(s, (ag_spec){.test = convergence_order, .points = 2, .timeout = 60});
+    ag_add(s, (ag_spec){.test = boundary_folding, .points = 3, .timeout = 60});
+    ag_add(s, (ag_spec){.test = null_space, .points = 2});
+    ag_add(s, (ag_spec){.test = dct2_vs_fftw, .points = 2});
+    ag_add(s, (ag_spec){.test = dst2_vs_fftw, .points = 1});
+    ag_add(s, (ag_spec){.test = idct2_inverse, .points = 1});
+    ag_add(s, (ag_spec){.test = radiator_direct, .points = 2, .timeout = 30});
+    ag_add(s, (ag_spec){.test = mpi_one_rank, .points = 1, .timeout = 90});
+    ag_add(s, (ag_spec){.test = mpi_two_ranks, .points = 4, .timeout = 120});
+    ag_add(s, (ag_spec){.test = mpi_four_ranks, .points = 3, .timeout = 120});
+    ag_add(s, (ag_spec){.test = gpu_transforms, .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = gpu_solve_equals_serial, .points = 3, .gpus = 1, .timeout = 120});
+    ag_add(s, (ag_spec){.test = gpu_eigenmodes_and_order, .points = 3, .gpus = 1, .timeout = 120});
+    ag_add(s, (ag_spec){.test = nccl_one_rank, .points = 1, .gpus = 1, .timeout = 180});
+    ag_add(s, (ag_spec){.test = nccl_two_ranks, .points = 3, .gpus = 2, .timeout = 240});
+    if (lab7_hidden_tests) /* absent from the student copy */
+        lab7_hidden_tests(s);
+}
+
+int main(int argc, char **argv)
+{
+    return ag_main(argc, argv, "lab7-fft-poisson", register_tests);
+}

@@ -1,0 +1,144 @@
+/* Lab 7, stage 6b (reference): the pencil solver with one GPU per rank.
+ * The stages of fp_cuda.cu on each rank's pencils; the transposes pack and
+ * unpack on the device and exchange through NCCL's grouped send/recv. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "fp_gpu.h"
+
+#define NCCL_OK(call)                                                                              \
+    do {                                                                                           \
+        ncclResult_t rc_ = (call);                                                                 \
+        if (rc_ != ncclSuccess) {                                                                  \
+            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
+                    ncclGetErrorString(rc_));                                                      \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* Copies the cells of part from src (laid out as box from) to dst (laid
+ * out as box to): the pack (to = part) and the unpack (from = part). */
+__global__ static void copy_box(fp_box part, fp_box from, const double *src, fp_box to, double *dst)
+{
+    size_t n = (size_t)part.n[0] * part.n[1] * part.n[2], t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (t >= n)
+        return;
+    int g[3] = {part.lo[0] + (int)(t % part.n[0]), part.lo[1] + (int)(t / part.n[0] % part.n[1]),
+                part.lo[2] + (int)(t / ((size_t)part.n[0] * part.n[1]))};
+    size_t s = (size_t)(g[0] - from.lo[0]) +
+               (size_t)from.n[0] * ((size_t)(g[1] - from.lo[1]) + (size_t)from.n[1] * (g[2] - from.lo[2]));
+    size_t d = (size_t)(g[0] - to.lo[0]) + (size_t)to.n[0] * ((size_t)(g[1] - to.lo[1]) + (size_t)to.n[1] * (g[2] - to.lo[2]));
+    dst[d] = src[s];
+}
+
+struct pencils {
+    fp_grid g;
+    int pr, pc, r, c;
+    fp_box box[3];
+    ncclComm_t comm;
+    cudaStream_t stream;
+    double *send, *recv; /* device, one pencil each */
+};
+
+static void launch_copy(const pencils &W, const fp_box &part, const fp_box &from, const double *src, const fp_box &to,
+                        double *dst)
+{
+    size_t n = fp_box_cells(&part);
+    if (!n)
+        return;
+    copy_box<<<(unsigned)((n + 255) / 256), 256, 0, W.stream>>>(part, from, src, to, dst);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+/* x <-> y among the pc ranks of a row, y <-> z among the pr of a column. */
+static void transpose(const pencils &W, fp_pencil from, fp_pencil to, const double *in, double *out)
+{
+    int across_row = from != FP_ZPENCIL && to != FP_ZPENCIL;
+    int peers = across_row ? W.pc : W.pr;
+    size_t block = fp_box_cells(&W.box[from]) / (size_t)peers;
+    for (int q = 0; q < peers; q++) {
+        int qr = across_row ? W.r : q, qc = across_row ? q : W.c;
+        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, to);
+        fp_box part = fp_box_intersect(&W.box[from], &theirs);
+        launch_copy(W, part, W.box[from], in, part, W.send + (size_t)q * block);
+    }
+    NCCL_OK(ncclGroupStart());
+    for (int q = 0; q < peers; q++) {
+        int peer = across_row ? W.r * W.pc + q : q * W.pc + W.c;
+        NCCL_OK(ncclSend(W.send + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+        NCCL_OK(ncclRecv(W.recv + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+    }
+    NCCL_OK(ncclGroupEnd());
+    for (int q = 0; q < peers; q++) {
+        int qr = across_row ? W.r : q, qc = across_row ? q : W.c;
+        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
+        fp_box part = fp_box_intersect(&theirs, &W.box[to]);
+        launch_copy(W, part, part, W.recv + (size_t)q * block, W.box[to], out);
+    }
+}
+
+/* Removes the global mean (sum over every rank's pencil). */
+static void remove_mean(const pencils &W, fp_gpu *P, double *d_a, size_t cells, double *d_sum)
+{
+    double sum;
+    fp_gpu_sum(P, d_a, cells, d_sum);
+    NCCL_OK(ncclAllReduce(d_sum, d_sum, 1, ncclDouble, ncclSum, W.comm, W.stream));
+    CUDA_CHECK(cudaMemcpyAsync(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost, W.stream));
+    CUDA_CHECK(cudaStreamSynchronize(W.stream));
+    fp_gpu_add(P, d_a, cells, -sum / (double)fp_cells(&W.g));
+}
+
+extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, cudaStream_t stream, double *a)
+{
+    int size, rank;
+    NCCL_OK(ncclCommCount(comm, &size));
+    NCCL_OK(ncclCommUserRank(comm, &rank));
+    if (fp_pencils_check(g, pr, pc) != 0 || size != pr * pc) {
+        if (size != pr * pc)
+            fprintf(stderr, "fp_solve_nccl: %d ranks for a %d x %d process grid\n", size, pr, pc);
+        return -1;
+    }
+    pencils W;
+    W.g = *g, W.pr = pr, W.pc = pc, W.r = rank / pc, W.c = rank % pc, W.comm = comm, W.stream = stream;
+    for (int p = 0; p < 3; p++)
+        W.box[p] = fp_pencil_box(g, pr, pc, W.r, W.c, (fp_pencil)p);
+    size_t cells = fp_box_cells(&W.box[0]), bytes = cells * sizeof(double);
+    fp_gpu *P = fp_gpu_create(g, W.box, stream);
+    double *d_a, *d_b, *d_sum;
+    int *d_rc;
+    CUDA_CHECK(cudaMalloc(&d_a, bytes));
+    CUDA_CHECK(cudaMalloc(&d_b, bytes));
+    CUDA_CHECK(cudaMalloc(&W.send, bytes));
+    CUDA_CHECK(cudaMalloc(&W.recv, bytes));
+    CUDA_CHECK(cudaMalloc(&d_sum, sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&d_rc, sizeof(int)));
+    CUDA_CHECK(cudaMemcpyAsync(d_a, a, bytes, cudaMemcpyHostToDevice, stream));
+    if (fp_singular(g))
+        remove_mean(W, P, d_a, cells, d_sum);
+    fp_gpu_transform(P, 0, 0, d_a);
+    transpose(W, FP_XPENCIL, FP_YPENCIL, d_a, d_b);
+    fp_gpu_transform(P, 1, 0, d_b);
+    transpose(W, FP_YPENCIL, FP_ZPENCIL, d_b, d_a);
+    int rc = fp_gpu_solve_z(P, d_a);
+    transpose(W, FP_ZPENCIL, FP_YPENCIL, d_a, d_b);
+    fp_gpu_transform(P, 1, 1, d_b);
+    transpose(W, FP_YPENCIL, FP_XPENCIL, d_b, d_a);
+    fp_gpu_transform(P, 0, 1, d_a);
+    if (fp_singular(g))
+        remove_mean(W, P, d_a, cells, d_sum);
+    /* every rank returns the worst code */
+    CUDA_CHECK(cudaMemcpyAsync(d_rc, &rc, sizeof rc, cudaMemcpyHostToDevice, stream));
+    NCCL_OK(ncclAllReduce(d_rc, d_rc, 1, ncclInt32, ncclMin, comm, stream));
+    CUDA_CHECK(cudaMemcpyAsync(&rc, d_rc, sizeof rc, cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(a, d_a, bytes, cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(W.send));
+    CUDA_CHECK(cudaFree(W.recv));
+    CUDA_CHECK(cudaFree(d_sum));
+    CUDA_CHECK(cudaFree(d_rc));
+    fp_gpu_destroy(P);
+    return rc;
+}

@@ -1,0 +1,133 @@
+/* Lab 7, stage 2 (reference): the serial solver. FFTW's r2r transforms
+ * along x and y, a batch of tridiagonal solves along z (OpenMP over the
+ * batch), the inverse transforms, one normalisation. */
+#include <stddef.h>
+
+#include <fftw3.h>
+
+#include "alloc.h"
+#include "fft_poisson.h"
+
+static fftw_r2r_kind kind_of(fp_bc bc, int inverse)
+{
+    switch (bc) {
+    case FP_P: return inverse ? FFTW_HC2R : FFTW_R2HC;
+    case FP_N: return inverse ? FFTW_REDFT01 : FFTW_REDFT10;
+    default: return inverse ? FFTW_RODFT01 : FFTW_RODFT10;
+    }
+}
+
+void fp_transform(const fp_grid *g, const fp_box *box, int axis, int inverse, double *a)
+{
+    const int stride[3] = {1, box->n[0], box->n[0] * box->n[1]};
+    /* one plan over every line of the box: the transformed axis, and the
+     * other two as a two-level batch */
+    fftw_iodim line = {g->n[axis], stride[axis], stride[axis]};
+    fftw_iodim batch[2];
+    for (int b = 0, o = 0; o < 3; o++)
+        if (o != axis)
+            batch[b++] = (fftw_iodim){box->n[o], stride[o], stride[o]};
+    fftw_r2r_kind kind = kind_of(g->bc[axis], inverse);
+    fftw_plan plan = fftw_plan_guru_r2r(1, &line, 2, batch, a, a, &kind, FFTW_ESTIMATE);
+    fftw_execute(plan);
+    fftw_destroy_plan(plan);
+}
+
+/* lambda/h^2 of transform index k along axis a */
+static double scaled_eigenvalue(const fp_grid *g, int a, int k)
+{
+    double h = fp_h(g, a);
+    return fp_eigenvalue(g->bc[a], k, g->n[a]) / (h * h);
+}
+
+/* z periodic: the z systems are diagonal after a transform along z. */
+static void solve_z_periodic(const fp_grid *g, const fp_box *box, double scale, double *a)
+{
+    fp_transform(g, box, 2, 0, a);
+    scale /= fp_round_trip(FP_P, g->n[2]);
+    int nx = box->n[0], ny = box->n[1], nz = box->n[2];
+#pragma omp parallel for collapse(2)
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++) {
+            double lyz = scaled_eigenvalue(g, 1, box->lo[1] + j) + scaled_eigenvalue(g, 2, k);
+            for (int i = 0; i < nx; i++) {
+                size_t at = (size_t)i + (size_t)nx * ((size_t)j + (size_t)ny * k);
+                int kx = box->lo[0] + i, ky = box->lo[1] + j;
+                if (kx == 0 && ky == 0 && k == 0 && fp_singular(g))
+                    a[at] = 0.0; /* the mean: the gauge */
+                else
+                    a[at] *= scale / (scaled_eigenvalue(g, 0, kx) + lyz);
+            }
+        }
+    fp_transform(g, box, 2, 1, a);
+}
+
+int fp_solve_z(const fp_grid *g, const fp_box *box, double *a)
+{
+    double scale = 1.0 / (fp_round_trip(g->bc[0], g->n[0]) * fp_round_trip(g->bc[1], g->n[1]));
+    if (g->bc[2] == FP_P) {
+        solve_z_periodic(g, box, scale, a);
+        return 0;
+    }
+    const int nx = box->n[0], ny = box->n[1], nz = g->n[2];
+    const size_t sz = (size_t)nx * ny;
+    const double hz = fp_h(g, 2), off = 1.0 / (hz * hz);
+    /* the corner: ghost u_0 (Neumann) adds +1/h^2, ghost -u_0 (Dirichlet) -1/h^2 */
+    const double corner = g->bc[2] == FP_N ? off : -off;
+    int bad = 0;
+#pragma omp parallel reduction(| : bad)
+    {
+        double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
+#pragma omp for collapse(2) schedule(static)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                int kx = box->lo[0] + i, ky = box->lo[1] + j;
+                double b = -2.0 * off + scaled_eigenvalue(g, 0, kx) + scaled_eigenvalue(g, 1, ky);
+                double b0 = b + corner, bn = b + corner;
+                if (kx == 0 && ky == 0 && fp_singular(g))
+                    b0 -= off; /* pins u_0 = 0 in the singular (0,0) system (see the README) */
+                size_t s = (size_t)i + (size_t)nx * j;
+                for (int k = 0; k < nz; k++)
+                    line[k] = a[s + sz * k] * scale;
+                if (fp_thomas_toeplitz(nz, off, b0, b, bn, line, work) != 0)
+                    bad = 1;
+                for (int k = 0; k < nz; k++)
+                    a[s + sz * k] = line[k];
+            }
+        kit_free(line);
+        kit_free(work);
+    }
+    return bad ? -1 : 0;
+}
+
+static double mean(const double *a, size_t n)
+{
+    double s = 0.0;
+    for (size_t c = 0; c < n; c++)
+        s += a[c];
+    return s / (double)n;
+}
+
+static void subtract(double *a, size_t n, double m)
+{
+    for (size_t c = 0; c < n; c++)
+        a[c] -= m;
+}
+
+int fp_solve_serial(const fp_grid *g, double *f)
+{
+    if (fp_grid_check(g) != 0)
+        return -1;
+    size_t n = fp_cells(g);
+    fp_box all = fp_whole(g);
+    if (fp_singular(g))
+        subtract(f, n, mean(f, n));
+    fp_transform(g, &all, 0, 0, f);
+    fp_transform(g, &all, 1, 0, f);
+    int rc = fp_solve_z(g, &all, f);
+    fp_transform(g, &all, 1, 1, f);
+    fp_transform(g, &all, 0, 1, f);
+    if (fp_singular(g))
+        subtract(f, n, mean(f, n));
+    return rc;
+}
