@@ -15,6 +15,15 @@
 # so in the status column, the plots leave it out, and bench_finish makes
 # the benchmark exit with status 1. A figure that was not measured is "-".
 #
+# A lab's bench.sh (labs 1-4 are the examples):
+#   set -euo pipefail; cd "$(dirname "$0")/../.."; . common/bench/bench_lib.sh
+#   bench_setup N build/bench/labN; bench_build "$BENCH_OUT/opt"
+#   for each run: echo "KEYS... $(bench_status "$wrong") VALUES..." >>"$raw"
+#   bench_medians NKEYS <"$raw" | awk "$BENCH_AWK"'...peak check, CSV with a status column...'
+#   awk "$BENCH_AWK"'... show(label, status, figures) ...' "$csv"   (the screen)
+#   plots keep the rows whose status is ok; last line: bench_finish "$csv"
+# and its programs check what they time with common/bench/bench_check.h.
+#
 # Nothing here pipes into head or grep -q: under `set -o pipefail` the
 # writer of such a pipe can die of SIGPIPE and take the script with it.
 
