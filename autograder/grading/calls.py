@@ -72,7 +72,9 @@ def violations(rules, functions, calls_of):
                 continue
             via = f" (through {', '.join(calls[symbol])})" if calls[symbol] else ""
             allowed = [g for g in ruled if not forbidden_for(rules, g, symbol)]
-            verdict = (f"which this lab reserves for {' and '.join(allowed)}" if allowed else
+            users = [g for g in allowed if symbol in calls_of(g)]
+            verdict = (f"which this lab reserves for {' and '.join(users)}" if users else
+                       f"which this lab does not allow in {f}" if allowed else
                        "which no function of this lab may call: the point is to write it yourself")
             out.append((f, tests, f"{f} calls {symbol}{via}, {verdict}"))
         for r in rules:

@@ -10,6 +10,7 @@ fills the host's last-level cache (see beyond_llc)."""
 import glob
 import os
 import statistics
+import subprocess
 
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
@@ -92,7 +93,9 @@ def parse_size(text):
 
 def last_level_cache_bytes():
     """The largest data or unified cache of this host: sysfs's view of cpu0
-    and the C library's (CPUID), the larger one; 32 MiB when neither says."""
+    and the C library's (getconf, from CPUID), the larger one: in a virtual
+    machine they can differ (here 8 and 64 MiB), and a size beyond the larger
+    is beyond both. 32 MiB when neither says."""
     sizes = []
     for index in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
         try:
@@ -101,10 +104,11 @@ def last_level_cache_bytes():
                     sizes.append(parse_size(s.read()))
         except (OSError, ValueError):
             pass
-    for name in ("SC_LEVEL4_CACHE_SIZE", "SC_LEVEL3_CACHE_SIZE", "SC_LEVEL2_CACHE_SIZE"):
+    for name in ("LEVEL4_CACHE_SIZE", "LEVEL3_CACHE_SIZE", "LEVEL2_CACHE_SIZE"):
         try:
-            sizes.append(max(os.sysconf(name), 0))
-        except (ValueError, OSError):
+            out = subprocess.run(["getconf", name], capture_output=True, text=True, timeout=10).stdout.strip()
+            sizes.append(int(out) if out.isdigit() else 0)
+        except (OSError, subprocess.SubprocessError):
             pass
     return max(sizes) if sizes and max(sizes) > 0 else 32 << 20
 

@@ -5,8 +5,11 @@
 # sandbox, and checks every expected status and score, that each hostile
 # case stayed contained, resuming, the outputs, performance points and the
 # Gradescope entry point.
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=autograder/selftest/lib.sh
 . autograder/selftest/lib.sh
 
 OUT=build/selftest/grading
@@ -39,6 +42,20 @@ if [ "$rc" = 0 ] && [ -s "$OUT/grades/gradebook.csv" ]; then
 else
     fail "autograder/grade stopped with status $rc (see $OUT/grade.log)"
     tail -5 "$OUT/grade.log"
+    exit 0
+fi
+
+# The lab's own points: its tests' (the reference build's --list) and its
+# performance points (autograder/perf/perf.conf), never numbers written here.
+TESTS_MAX=$("$OUT/grades/.grader/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
+read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(PYTHONPATH=autograder python3 -c '
+from grading.perf import perf_config
+(p,) = [p for p in perf_config(1) if p.name == "blk"]
+print(f"{p.points:g} {p.full_at:g} {p.zero_at:g}")')
+if [ -n "$TESTS_MAX" ] && [ -n "${PERF_POINTS:-}" ]; then
+    pass "lab 1's points: $TESTS_MAX in its tests, $PERF_POINTS for performance (perf_blk: full up to $PERF_FULL_AT x, none from $PERF_ZERO_AT x)"
+else
+    fail "lab 1's points could not be read (the reference's --list, perf.conf)"
     exit 0
 fi
 
@@ -111,6 +128,24 @@ grep -q 'Hidden tests: not visible here' "$OUT/grades/.grader/kit/autograder/lab
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"
 
+# The sandbox's holes that were, closed: a class entry that is a link is
+# refused with the reason in the gradebook; the call rules fail a function's
+# tests with a message that says why.
+python3 - "$OUT/grades/gradebook.csv" <<'PY'
+import csv, sys
+book = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+r = book.get("h22_link_to_reference", {})
+ok = r.get("status") == "rejected" and "symbolic link" in r.get("review", "")
+print(("ok      " if ok else "FAILED  ") + "h22: a class entry that links to the kit's reference is refused, the reason in "
+      f"the review column ('{r.get('review', '')[:60]}...')")
+PY
+if grep -q 'matmult_nat calls cblas_dgemm.*reserves for matmult_lib' "$OUT/grades/students/m20_calls_nat_cblas/feedback.txt" &&
+    grep -q 'matmult_blk calls cblas_dgemm (through matmult_lib)' "$OUT/grades/students/m21_calls_blk_calls_lib/feedback.txt"; then
+    pass "the call rules fail the tests of a function that calls BLAS, directly or through matmult_lib, and say so"
+else
+    fail "the feedback of m20/m21 lacks the call rules' message"
+fi
+
 # What students and Gradescope get.
 if grep -q 'error:' "$OUT/grades/students/b01_does_not_compile/feedback.txt" &&
     grep -q 'matmult_knm' "$OUT/grades/students/b02_missing_function/feedback.txt"; then
@@ -157,35 +192,80 @@ fi
 cp "$OUT/class/submissions/m11_nat_transposed_b/matmult.c" "$OUT/m11.c"
 cp reference/lab1-matmult/matmult.c "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
 autograder/grade -j 2 --wall 60 --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade3.log" 2>&1
-if grep -q "Graded 1 now" "$OUT/grade3.log" && grep -q '^m11_nat_transposed_b,graded,34,' "$OUT/grades/gradebook.csv"; then
+if grep -q "Graded 1 now" "$OUT/grade3.log" && grep -q "^m11_nat_transposed_b,graded,$TESTS_MAX," "$OUT/grades/gradebook.csv"; then
     pass "a changed submission, and only it, is graded again"
 else
     fail "a changed submission was not regraded (see $OUT/grade3.log)"
 fi
 cp "$OUT/m11.c" "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
 
-# Performance points: the reference against itself scores them all; a
-# matmult_blk that skips the work on large sizes (but passes every test)
-# gets none; an unblocked one is slower and gets fewer.
+# Performance points, with submissions whose speed relative to the
+# reference is the same on every CPU (never a gap that only some caches
+# show): the reference against itself gets them all; one that does the
+# reference's blocked product four times over is about 4 x slower anywhere
+# and gets what the formula gives for its measured ratio; one that does it
+# twenty times gets none; one whose result is wrong on the timed size gets
+# none (the harness checks every result); one that fails a test named in
+# 'requires' is not timed at all.
 mkdir -p "$OUT/perf"
-cp -r "$OUT/class/submissions/c01_reference" "$OUT/class/submissions/c07_blk_calls_mkn" "$OUT/perf/"
+cp -r "$OUT/class/submissions/c01_reference" "$OUT/perf/"
+cp -r "$OUT/class/submissions/m01_blk_drops_last_block" "$OUT/perf/r_fails_required_test"
+blk_repeated() { # times: matmult_blk doing the whole product that many times
+    mkdir -p "$OUT/perf/s_blk_times_$1"
+    sed 's/^void matmult_blk(/static void blk_once(/' reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_times_$1/matmult.c"
+    printf '%s\n' "" "void matmult_blk(int m, int n, int k, const double *A, const double *B, double *C, int bs)" \
+        "{" "    for (int r = 0; r < $1; r++)" "        blk_once(m, n, k, A, B, C, bs);" "}" >>"$OUT/perf/s_blk_times_$1/matmult.c"
+}
+blk_repeated 4
+blk_repeated 20
 mkdir -p "$OUT/perf/s_blk_skips_large"
-sed '/^void matmult_blk(/{n;s/^{$/{\n    if (m > 512) return;/}' \
+# (No test of the suite has n k above 60000; the timed case has.)
+sed '/^void matmult_blk(/{n;s/^{$/{\n    if ((long)n * k > 100000) return;/}' \
     reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
-autograder/grade -j 1 --wall 60 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
-perf() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(t['score'] for t in d['tests'] if t['name']=='perf_blk'), d['score'])" "$OUT/perf-grades/students/$1/results.json" 2>/dev/null; }
-read -r p_ref t_ref < <(perf c01_reference)
-read -r p_skip t_skip < <(perf s_blk_skips_large)
-read -r p_mkn t_mkn < <(perf c07_blk_calls_mkn)
-[ "${p_ref:-}" = 4.0 ] && [ "${t_ref:-}" = 38.0 ] && pass "performance: the reference gets all 4 points against itself (38/38)" \
-    || fail "performance: the reference got ${p_ref:-nothing} of 4 points (see $OUT/perf-grades/students/c01_reference/feedback.txt)"
-[ "${p_skip:-}" = 0.0 ] && [ "${t_skip:-}" = 34.0 ] && pass "performance: a matmult_blk that skips large products passes the tests (34) but gets no performance points" \
-    || fail "performance: the cheating matmult_blk got ${p_skip:-nothing} performance points"
-if [ -n "${p_mkn:-}" ] && below "$p_mkn" 4; then
-    pass "performance: an unblocked matmult_blk (mkn) gets $p_mkn of 4 ($(grep -o 'SLOW: [0-9.]* x' "$OUT/perf-grades/students/c07_blk_calls_mkn/feedback.txt"))"
-else
-    fail "performance: an unblocked matmult_blk got ${p_mkn:-nothing} of 4"
-fi
+autograder/grade -j 1 --wall 120 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
+python3 - "$OUT/perf-grades/students" "$TESTS_MAX" "$PERF_POINTS" "$PERF_FULL_AT" "$PERF_ZERO_AT" <<'PY'
+import json, os, sys
+root, tests_max, points, full_at, zero_at = sys.argv[1], *map(float, sys.argv[2:])
+
+def perf(sid):
+    try:
+        d = json.load(open(os.path.join(root, sid, "results.json")))
+    except (OSError, ValueError) as e:
+        return None, None, f"no results ({e})"
+    t = next((t for t in d["tests"] if t["name"] == "perf_blk"), None)
+    return d, t, t["output"] if t else "no perf_blk entry"
+
+def formula(ratio):
+    if ratio <= full_at:
+        return points
+    if ratio >= zero_at:
+        return 0.0
+    return round(points * (1 / ratio - 1 / zero_at) / (1 / full_at - 1 / zero_at), 2)
+
+def check(ok, what, out):
+    print(("ok      " if ok else "FAILED  ") + f"performance: {what}" + ("" if ok else f" ({out})"))
+
+d, t, out = perf("c01_reference")
+check(t and t["score"] == points and d["score"] == tests_max + points,
+      f"the reference gets all {points:g} points against itself ({tests_max + points:g}/{tests_max + points:g})", out)
+d, t, out = perf("s_blk_times_4")
+ratio = t.get("extra_data", {}).get("ratio", 0) if t else 0
+check(t and 3.0 <= ratio <= 5.5 and t["score"] == formula(ratio) and 0 < t["score"] < points,
+      f"a matmult_blk doing the product 4 times measures {ratio:.2f} x and gets {t and t['score']} of {points:g}, "
+      f"the formula's value for that ratio", out)
+d, t, out = perf("s_blk_times_20")
+check(t and t["score"] == 0.0 and "at least 10" in t["output"] and d["score"] == tests_max,
+      f"a matmult_blk doing it 20 times gets no performance points (past {zero_at:g} x), all its tests' points", out)
+d, t, out = perf("s_blk_skips_large")
+check(t and t["score"] == 0.0 and "result was wrong" in t["output"] and d["score"] == tests_max,
+      "a matmult_blk that skips large products passes every test but its timed result is refused: no performance points", out)
+d, t, out = perf("r_fails_required_test")
+check(t and t["score"] == 0.0 and t["output"].startswith("SKIP: performance counts only for correct code"),
+      "a matmult_blk failing a test that perf.conf requires is not timed", out)
+PY
+grep -q "for 256 [0-9]* [0-9]* 256;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
+    pass "performance: lab 1 is timed beyond this host's last-level cache ($(grep -o 'for 256 [0-9]* [0-9]* 256' "$OUT/perf-grades/students/c01_reference/feedback.txt"))" ||
+    fail "performance: lab 1's timed size is not the one perf.conf asks for"
 
 # Gradescope's entry point, with its paths moved here.
 gs() { # submission-file expected-score what
@@ -205,5 +285,5 @@ print(("ok      " if ok else "FAILED  ") + f"gradescope run_autograder ({what}):
       + (", the compiler's errors in its output" if what == "build-fails" else ""))
 PY
 }
-gs reference/lab1-matmult/matmult.c 34 reference
+gs reference/lab1-matmult/matmult.c "$TESTS_MAX" reference
 gs "$OUT/class/submissions/b01_does_not_compile/matmult.c" 0 build-fails

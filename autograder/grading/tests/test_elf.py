@@ -1,6 +1,7 @@
 """ELF inspection on objects compiled here (gcc, as the kit compiles
 student code: -fPIC -ffunction-sections -fdata-sections)."""
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -56,6 +57,33 @@ class Elf(unittest.TestCase):
         self.assertIn("lib", obj.defined())
         self.assertNotIn("helper", obj.defined())
         self.assertEqual(elf.unsafe_symbols(obj, {"clean", "free"}), ["clean"])
+
+
+def nvcc():
+    for c in (shutil.which("nvcc"), os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+@unittest.skipUnless(nvcc(), "no nvcc here")
+class NvccObject(unittest.TestCase):
+    """The constructor nvcc writes into every .cu object is exempt, by its
+    exact name, in a .cu object only; and a kernel launch's host code shows
+    its calls (through nvcc's stubs) like any other."""
+
+    def test_registration_constructor(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, obj = os.path.join(tmp, "k.cu"), os.path.join(tmp, "k.o")
+            with open(src, "w") as f:
+                f.write("__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
+                        "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n")
+            subprocess.run([nvcc(), "-arch=sm_90", "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
+                            "-Xcompiler", "-fdata-sections", "-c", src, "-o", obj], check=True)
+            o = elf.ObjectFile(obj)
+            self.assertEqual(elf.startup_code(o, from_cu=True), [])
+            self.assertEqual(elf.startup_code(o, from_cu=False), [f"a constructor ({elf.NVCC_CONSTRUCTOR})"])
+            self.assertIn("__cudaLaunchKernel", elf.CallGraph([obj]).external_calls("launch"))
 
 
 if __name__ == "__main__":

@@ -71,6 +71,10 @@ class CallRules(unittest.TestCase):
         self.assertEqual(v[0], "omp")
         self.assertIn("GOMP_parallel*", v[2])
 
+    def test_forbidden_here_allowed_elsewhere_unused(self):
+        (v,) = self.verdicts({"lib": {}, "nat": {"cblas_dgemm": []}, "omp": {"GOMP_parallel": []}})
+        self.assertEqual(v[2], "nat calls cblas_dgemm, which this lab does not allow in nat")
+
     def test_forbidden_everywhere(self):
         rules = calls.parse("a tests t\na forbid ref\n")
         (v,) = calls.violations(rules, ["a"], lambda f: {"ref": []})
