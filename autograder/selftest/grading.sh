@@ -48,7 +48,7 @@ fi
 # The lab's own points: its tests' (the reference build's --list) and its
 # performance points (autograder/perf/perf.conf), never numbers written here.
 TESTS_MAX=$("$OUT/grades/.grader/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
-read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(PYTHONPATH=autograder python3 -c '
+read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -c '
 from grading.perf import perf_config
 (p,) = [p for p in perf_config(1) if p.name == "blk"]
 print(f"{p.points:g} {p.full_at:g} {p.zero_at:g}")')

@@ -29,9 +29,9 @@ listing=$(tar -tzf "$COPY.tar.gz")
 # (Judged by the one reader of autograder/sandbox/instructor-only, which
 # must at least name the reference solutions and the mutants.)
 bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' |
-    PYTHONPATH=autograder python3 -m grading.instructor_only --instructor-only | head -5)
+    PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | head -5)
 listed=$(printf 'reference/lab1-matmult/matmult.c\nautograder/mutants/lab1/x.patch\nautograder/lab1/hidden_x.c\n' |
-    PYTHONPATH=autograder python3 -m grading.instructor_only --instructor-only | wc -l)
+    PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | wc -l)
 [ "$listed" = 3 ] || fail "autograder/sandbox/instructor-only no longer names the reference, the mutants and the hidden tests"
 [ -z "$bad" ] && pass "neither the copy nor its archive holds reference/, mutants, hidden tests, instructor tools or .git" ||
     fail "instructor-only files in the copy: $bad"
