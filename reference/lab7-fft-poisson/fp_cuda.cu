@@ -143,7 +143,11 @@ __global__ static void post_inverse(lines_geo G, size_t cells, const double *R, 
     a[t] = G.bc == FP_D && c % 2 ? -v : v;
 }
 
-static unsigned blocks_for(size_t n) { return (unsigned)((n + 255) / 256); }
+/* Every kernel here runs THREADS threads a block; blocks_for(n) covers n
+ * threads with them (a launch with another block size would leave work
+ * undone: one thread per z system missed half of them once). */
+enum { THREADS = 256 };
+static unsigned blocks_for(size_t n) { return (unsigned)((n + THREADS - 1) / THREADS); }
 
 extern "C" fp_gpu *fp_gpu_create(const fp_grid *g, const fp_box box[3], cudaStream_t stream)
 {
@@ -189,17 +193,17 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
     lines_geo G = geo_of(P, axis);
     size_t lines = P->cells / (size_t)G.n;
     if (!inverse) {
-        pre_forward<<<blocks_for(P->cells), 256, 0, P->stream>>>(G, P->cells, d_a, P->real);
+        pre_forward<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, d_a, P->real);
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecD2Z(P->fwd[axis], P->real, P->spec));
-        post_forward<<<blocks_for(P->cells), 256, 0, P->stream>>>(G, P->cells, P->spec, d_a);
+        post_forward<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, P->spec, d_a);
         CUDA_CHECK(cudaGetLastError());
     } else {
         size_t h = (size_t)(G.n / 2 + 1);
-        pre_inverse<<<blocks_for(lines * h), 256, 0, P->stream>>>(G, lines, d_a, P->spec);
+        pre_inverse<<<blocks_for(lines * h), THREADS, 0, P->stream>>>(G, lines, d_a, P->spec);
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecZ2D(P->inv[axis], P->spec, P->real));
-        post_inverse<<<blocks_for(P->cells), 256, 0, P->stream>>>(G, P->cells, P->real, d_a);
+        post_inverse<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, P->real, d_a);
         CUDA_CHECK(cudaGetLastError());
     }
 }
@@ -294,11 +298,11 @@ extern "C" int fp_gpu_solve_z(fp_gpu *P, double *d_a)
     if (P->g.bc[2] == FP_P) {
         Z.scale /= fp_round_trip(FP_P, P->g.n[2]);
         fp_gpu_transform(P, 2, 0, d_a);
-        divide_modes<<<blocks_for(P->cells), 256, 0, P->stream>>>(Z, d_a);
+        divide_modes<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(Z, d_a);
         CUDA_CHECK(cudaGetLastError());
         fp_gpu_transform(P, 2, 1, d_a);
     } else {
-        thomas_batch<<<blocks_for(nsys), 128, 0, P->stream>>>(Z, d_a, P->real, P->bad);
+        thomas_batch<<<blocks_for(nsys), THREADS, 0, P->stream>>>(Z, d_a, P->real, P->bad);
         CUDA_CHECK(cudaGetLastError());
     }
     int bad = 0;
@@ -327,7 +331,7 @@ __global__ static void sum_kernel(const double *a, size_t n, double *sum)
 
 extern "C" void fp_gpu_add(fp_gpu *P, double *d_a, size_t n, double c)
 {
-    add_kernel<<<blocks_for(n), 256, 0, P->stream>>>(d_a, n, c);
+    add_kernel<<<blocks_for(n), THREADS, 0, P->stream>>>(d_a, n, c);
     CUDA_CHECK(cudaGetLastError());
 }
 
@@ -335,7 +339,7 @@ extern "C" void fp_gpu_sum(fp_gpu *P, const double *d_a, size_t n, double *d_sum
 {
     CUDA_CHECK(cudaMemsetAsync(d_sum, 0, sizeof(double), P->stream));
     unsigned blocks = blocks_for(n) < 1024 ? blocks_for(n) : 1024;
-    sum_kernel<<<blocks, 256, 0, P->stream>>>(d_a, n, d_sum);
+    sum_kernel<<<blocks, THREADS, 0, P->stream>>>(d_a, n, d_sum);
     CUDA_CHECK(cudaGetLastError());
 }
 
