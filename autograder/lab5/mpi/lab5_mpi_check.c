@@ -28,7 +28,7 @@
 #include "lab5_record.h"
 #include "lab5_watchdog.h"
 #include "wave_mpi.h"
-#include "../wave_serial.h"
+#include "lab5/wave_serial.h"
 
 static int rank, np, order_checks, watchdog_s;
 static const dev_backend *base;
@@ -221,7 +221,10 @@ static void run_e2e(wave_exchange mode, int dimx, int dimy, int dimz, int nreps)
         pmpi_quiet = 0;
         data_server(dimx, dimy, dimz, u0, vel, out);
         pmpi_quiet = 1;
-        wave_serial(dimx, dimy, dimz, nreps, u0, vel, want);
+        if (nreps == 0) /* the start itself (the reference would only copy it; cheap at any size) */
+            memcpy(want, u0, points * sizeof *want);
+        else
+            wave_serial(dimx, dimy, dimz, nreps, u0, vel, want);
         if (!compare(want, out, dimx, dimy, dimz, what))
             printf("ok %s\n", what);
         kit_free(u0), kit_free(vel), kit_free(out), kit_free(want);

@@ -81,7 +81,7 @@ mutant(R, f'{M}/exchange_before_copy_done.patch',
 ''', '')])
 mutant(R, f'{M}/int_byte_count.patch',
   "compute_process keeps the local array's byte count in an int (the lecture's errata 2 and 15).\n"
-  "It wraps once a slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats).\nrequires: gpu",
+  "It wraps once a slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats, 0 steps).\nrequires: gpu",
   [(CMP, 'const size_t num_bytes = num_points * sizeof(float);', 'const int num_bytes = num_points * sizeof(float);')])
 mutant(R, f'{M}/halo_depth_three.patch',
   "compute_process exchanges halos 3 planes deep: the stencil's radius is 4.",
