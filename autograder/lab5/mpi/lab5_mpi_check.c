@@ -125,8 +125,14 @@ static void check_order(const char *what, int nreps, int S, wave_exchange mode)
                 }
                 boundary++, last_boundary = k;
             }
-            if (e[k].type == EV_COPY_ASYNC && e[k].kind == DEV_D2H)
+            if (e[k].type == EV_COPY_ASYNC && e[k].kind == DEV_D2H) {
+                if (e[k].stream != DEV_STREAM_BOUNDARY) {
+                    FAIL("%s: a boundary copy to the host on stream %d; it belongs on the boundary stream, behind the "
+                         "boundary kernels that write its planes", where, e[k].stream);
+                    return;
+                }
                 d2h++, last_d2h = k;
+            }
             if ((e[k].type == EV_STREAM_SYNC && e[k].stream == DEV_STREAM_BOUNDARY) || e[k].type == EV_SYNC)
                 synced = k;
         }
