@@ -13,7 +13,7 @@
  *            calls, the order of the overlapped pipeline, 2 exchanges a
  *            step with tag = step, and equal barrier counts on every rank
  *
- *   --watchdog S  a case's hard time limit (60 s on the CPU, 300 with CUDA)
+ *   --watchdog S  a case's hard time limit (100 s on the CPU, 300 with CUDA)
  *
  * A deadlock ends the job with "FAIL TIMEOUT ..." within seconds
  * (lab5_watchdog.h), not at the suite's time limit. The exit status is 0
@@ -28,7 +28,7 @@
 #include "lab5_record.h"
 #include "lab5_watchdog.h"
 #include "wave_mpi.h"
-#include "../wave_serial.h"
+#include "lab5/wave_serial.h"
 
 static int rank, np, order_checks, watchdog_s;
 static const dev_backend *base;
@@ -125,8 +125,14 @@ static void check_order(const char *what, int nreps, int S, wave_exchange mode)
                 }
                 boundary++, last_boundary = k;
             }
-            if (e[k].type == EV_COPY_ASYNC && e[k].kind == DEV_D2H)
+            if (e[k].type == EV_COPY_ASYNC && e[k].kind == DEV_D2H) {
+                if (e[k].stream != DEV_STREAM_BOUNDARY) {
+                    FAIL("%s: a boundary copy to the host on stream %d; it belongs on the boundary stream, behind the "
+                         "boundary kernels that write its planes", where, e[k].stream);
+                    return;
+                }
                 d2h++, last_d2h = k;
+            }
             if ((e[k].type == EV_STREAM_SYNC && e[k].stream == DEV_STREAM_BOUNDARY) || e[k].type == EV_SYNC)
                 synced = k;
         }
@@ -221,7 +227,10 @@ static void run_e2e(wave_exchange mode, int dimx, int dimy, int dimz, int nreps)
         pmpi_quiet = 0;
         data_server(dimx, dimy, dimz, u0, vel, out);
         pmpi_quiet = 1;
-        wave_serial(dimx, dimy, dimz, nreps, u0, vel, want);
+        if (nreps == 0) /* the start itself (the reference would only copy it; cheap at any size) */
+            memcpy(want, u0, points * sizeof *want);
+        else
+            wave_serial(dimx, dimy, dimz, nreps, u0, vel, want);
         if (!compare(want, out, dimx, dimy, dimz, what))
             printf("ok %s\n", what);
         kit_free(u0), kit_free(vel), kit_free(out), kit_free(want);
@@ -345,7 +354,7 @@ int main(int argc, char **argv)
             break;
     }
     if (watchdog_s <= 0)
-        watchdog_s = base == &dev_cpu ? 60 : 300;
+        watchdog_s = base == &dev_cpu ? 100 : 300;
     watchdog_start(rank, np);
     if (np < 3) {
         if (rank == 0)

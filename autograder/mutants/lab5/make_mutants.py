@@ -35,8 +35,8 @@ mutant(R, f'{M}/plan_internal_gets_one_halo.patch',
   "distribution_plan gives an internal rank only its left halo (S + 4 planes), like an edge rank.",
   [(SRV, 'plan->nplanes = S + WAVE_RADIUS * (has_left + has_right);', 'plan->nplanes = S + WAVE_RADIUS * (has_left || has_right);')])
 mutant(R, f'{M}/velocity_shifted_four_planes.patch',
-  "data_server sends the velocity from global plane rank*S, 4 planes after the input's start (the lecture's erratum 10):\n"
-  "internal ranks' velocity is shifted by 4 planes, and the last rank's message runs 4 planes past the array.",
+  "data_server sends the velocity from global plane rank*S, 4 planes after the input's start (erratum 10).\n"
+  "Internal ranks' velocity is shifted by 4 planes, and the last rank's message runs 4 planes past the array.",
   [(SRV, '''            MPI_CHECK(MPI_Send(fields[f] + (size_t)plan.src_plane * plane, mpi_count((size_t)plan.nplanes * plane),''',
          '''            size_t start = f == 0 ? (size_t)plan.src_plane : (size_t)r * (dimz / ncomp);
             MPI_CHECK(MPI_Send(fields[f] + start * plane, mpi_count((size_t)plan.nplanes * plane),''')])
@@ -51,8 +51,8 @@ mutant(R, f'{M}/halo_to_wrong_neighbour.patch',
 
 # --- stage 5: the compute process ------------------------------------------------
 mutant(R, f'{M}/barrier_mismatch.patch',
-  "compute_process keeps the lecture's barrier after the steps (line 49) that the server never calls:\n"
-  "the server waits for rank 0's planes while rank 0 waits at the barrier (erratum 6). Ends as FAIL TIMEOUT.",
+  "compute_process keeps the lecture's barrier after the steps (line 49), which the server never calls (erratum 6).\n"
+  "The server waits for rank 0's planes while rank 0 waits at the barrier: a deadlock, ended as FAIL TIMEOUT.",
   [(CMP, '''    /* After the last swap the newest step is in d_input. */''',
          '''    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* "wait for previous communications" */
     /* After the last swap the newest step is in d_input. */''')])
@@ -60,8 +60,8 @@ mutant(R, f'{M}/answer_in_wrong_buffer.patch',
   "compute_process sends d_output after the steps: the step before the last (swap parity; right only for 0 steps).",
   [(CMP, 'dev_memcpy(dev, h_input, d_input, num_bytes, DEV_D2H);', 'dev_memcpy(dev, h_input, d_output, num_bytes, DEV_D2H);')])
 mutant(R, f'{M}/outer_halos_not_zeroed.patch',
-  "compute_process leaves the pinned halo buffers uninitialised (erratum 12): an edge rank copies garbage\n"
-  "(the CPU backend's NaN) into its outer halo every step.",
+  "compute_process leaves the pinned halo buffers uninitialised (erratum 12).\n"
+  "An edge rank copies garbage (the CPU backend's NaN) into its outer halo every step.",
   [(CMP, '''    memset(h.left_halo, 0, halo_bytes);
     memset(h.right_halo, 0, halo_bytes);
 ''', '')])
@@ -75,13 +75,13 @@ mutant(R, f'{M}/interior_after_exchange.patch',
             launch_region(dev, d_output, d_input, d_vel, plane, WAVE_RADIUS, S, dimx, dimy, DEV_STREAM_INTERIOR);
 ''')])
 mutant(R, f'{M}/exchange_before_copy_done.patch',
-  "compute_process sends the boundary planes without waiting for their copy to the host (a race on a GPU;\n"
-  "the order test catches it on the CPU).",
+  "compute_process sends the boundary planes without waiting for their copy to the host.\n"
+  "A race on a GPU; the order test catches it on the CPU.",
   [(CMP, '''        dev_stream_sync(dev, DEV_STREAM_BOUNDARY);
 ''', '')])
 mutant(R, f'{M}/int_byte_count.patch',
-  "compute_process keeps the local array's byte count in an int (the lecture's errata 2 and 15): it wraps once a\n"
-  "slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats).\nrequires: gpu",
+  "compute_process keeps the local array's byte count in an int (the lecture's errata 2 and 15).\n"
+  "It wraps once a slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats, 0 steps).\nrequires: gpu",
   [(CMP, 'const size_t num_bytes = num_points * sizeof(float);', 'const int num_bytes = num_points * sizeof(float);')])
 mutant(R, f'{M}/halo_depth_three.patch',
   "compute_process exchanges halos 3 planes deep: the stencil's radius is 4.",
