@@ -54,6 +54,7 @@ rm -f "$csv" "$OUT/goals.txt"
 rc=0
 for np in $ranks; do
     echo "== $((np - 1)) compute ranks (mpirun -np $np), $size, $steps steps, $backend backend"
+    # shellcheck disable=SC2086 # size is three numbers, one word each
     if ! "${MPIRUN[@]}" -np "$np" "$OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
         --backend "$backend" --csv "$OUT/run-$np.csv" | tee "$OUT/run-$np.log"; then
         rc=1

@@ -19,4 +19,4 @@ MPIRUN=(mpirun --oversubscribe -np 3 -x OMP_NUM_THREADS=1)
 for steps in 0 30 60 120; do
     "${MPIRUN[@]}" "$OUT/build/wave" 128 128 96 "$steps" --init pulse --backend "$backend" --png "$OUT/wave_$steps.png"
 done
-echo "pictures: $(ls "$OUT"/wave_*.png | tr '\n' ' ')"
+echo "pictures:" "$OUT"/wave_*.png
