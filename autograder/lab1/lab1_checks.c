@@ -9,7 +9,7 @@ const l1_variant l1_variants[] = {
 };
 const int l1_variant_count = (int)(sizeof l1_variants / sizeof l1_variants[0]);
 
-/* ag_mm_check's calling convention: arg is the variant, or NULL and the
+/* ag_mm_check's calling convention: arg is an l1_call_arg, the variant, or NULL and the
  * block size for matmult_blk. */
 typedef struct {
     l1_fn fn;
