@@ -56,9 +56,10 @@ PLANT=$OUT/planted
 cp -a "$COPY" "$PLANT"
 cp reference/lab1-matmult/matmult.c "$PLANT/labs/lab1-matmult/solution_backup.c"
 sed -n '/^void matmult_blk/,/^}/p' reference/lab1-matmult/matmult.c >"$PLANT/common/snippet.c"
+echo "gpu3's design: see reference/lab4-multigpu-jacobi/results/README.md" >"$PLANT/labs/lab1-matmult/notes.txt"
 if ! autograder/release --check "$PLANT" 2>"$OUT/planted.log" && grep -q solution_backup.c "$OUT/planted.log" &&
-    grep -q snippet.c "$OUT/planted.log"; then
-    pass "the search finds a reference planted in the copy, whole and as one function"
+    grep -q snippet.c "$OUT/planted.log" && grep -q "notes.txt names reference/" "$OUT/planted.log"; then
+    pass "the search finds a reference planted in the copy, whole, as one function, and a student file that names reference/"
 else
     fail "the search missed reference code planted in the copy (see $OUT/planted.log)"
 fi
