@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 2
 
 OUT=build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
 checker() { # conf objects...: the broken rules' lines
-    PYTHONPATH=autograder python3 -m grading.calls "$@"
+    PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.calls "$@"
 }
 score_of() { sed -n 's/^score: \([0-9.]*\)\/.*/\1/p' "$1" | tail -n 1; }
 

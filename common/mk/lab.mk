@@ -134,7 +134,7 @@ CALLS_CONF := $(wildcard $(TEST_DIR)/calls.conf)
 ifeq ($(CALL_VIOLATIONS),)
 ifneq ($(CALLS_CONF),)
 CALL_VIOLATIONS := $(BUILD)/call-violations
-CHECK_CALLS = PYTHONPATH=autograder python3 -m grading.calls -o $(CALL_VIOLATIONS) $(CALLS_CONF) $(STUDENT_OBJS)
+CHECK_CALLS = PYTHONPATH=autograder$${PYTHONPATH:+:$$PYTHONPATH} python3 -m grading.calls -o $(CALL_VIOLATIONS) $(CALLS_CONF) $(STUDENT_OBJS)
 endif
 endif
 
