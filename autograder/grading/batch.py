@@ -23,7 +23,7 @@ from .lab import Lab
 from .report import feedback, gradescope_json
 from .results import apply_call_rules, read_results
 from .review import review_flags
-from .sandbox import SANDBOX, Sandbox, give_to, lock_down
+from .sandbox import SANDBOX, UID_BLOCK, Sandbox, claim_uids, lock_down
 from .unpack import collect, refused, submissions
 from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Problem,
                    fingerprint, write_atomic)
@@ -33,7 +33,7 @@ from .watch import ResultsWatch
 class Grader:
     def __init__(self, lab, out, args):
         self.lab, self.out, self.args = lab, out, args
-        self.sandbox = Sandbox(lab.view, args.sandbox)
+        self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid)
         self.slots = queue.Queue()
         for s in range(args.jobs):
             self.slots.put(s)
@@ -89,7 +89,7 @@ class Grader:
         for d in (build, out):
             os.makedirs(d)
         os.chmod(work, 0o755)
-        give_to(slot, srcdir, build, out)
+        self.sandbox.give_to(slot, srcdir, build, out)
         try:
             return self.build_and_test(srcdir, work, logs, slot, flags)
         except Problem as p:
@@ -209,6 +209,8 @@ def arguments(doc, argv=None):
     if not os.path.isdir(args.submissions):
         sys.exit(f"grade: {args.submissions} is not a folder")
     args.jobs = max(1, args.jobs)
+    if args.jobs > UID_BLOCK:
+        sys.exit(f"grade: at most {UID_BLOCK} jobs at once")
     return args
 
 
@@ -222,6 +224,10 @@ def main(doc, argv=None):
                      "(--sandbox off runs it unconfined: only for code you trust)")
         print(probe.stdout.strip(), file=sys.stderr)
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
+    args.first_uid, _lock = claim_uids()  # held until this process ends
+    if os.geteuid() == 0:
+        print(f"grade: sandbox uids {args.first_uid}-{args.first_uid + args.jobs - 1} (this run's own)",
+              file=sys.stderr)
 
     subs = submissions(args.submissions)
     if args.only:

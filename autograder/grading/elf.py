@@ -19,7 +19,8 @@ except ImportError:  # a python3 that is not Debian's (pyenv, conda) does not lo
         from elftools.common.exceptions import ELFError
         from elftools.elf.elffile import ELFFile
     except ImportError:
-        sys.exit("grading: pyelftools is missing (Debian: apt-get install python3-pyelftools, or make deps)")
+        sys.exit("grading: pyelftools is missing (Debian: apt-get install python3-pyelftools, or make deps; "
+                 "elsewhere: its Debian package unpacked, with its dist-packages folder on PYTHONPATH)")
 
 # x86-64 relocations relative to the place (call, lea, mov through the GOT):
 # a section symbol's addend then points 4 bytes before the target.

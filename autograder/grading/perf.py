@@ -122,11 +122,11 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
         entry.update(status="failed", output="SKIP: performance counts only for correct code; "
                      f"these tests must pass first: {', '.join(missing)}")
         return entry
-    from .sandbox import give_to, lock_down
+    from .sandbox import lock_down
     kit, sub = sandbox.paths(work)
     perfdir = os.path.join(work, f"perf_{p.name}")
     os.makedirs(perfdir)
-    give_to(slot, perfdir)
+    sandbox.give_to(slot, perfdir)
     binds = [(build, "/sub/build", False), (perfdir, "/sub/perf", True)]
     link = p.link_cmd(lab, f"{sub}/build", kit)
     harness = f"{sub}/perf/harness" if sandbox.mode != "off" else os.path.join(perfdir, "harness")
@@ -151,7 +151,9 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
             notes.append(slog[-300:])
             ratio = harness_ratio(rc)
             if ratio is None:
-                why = {3: "its result was wrong", 124: "it took too long"}.get(rc, f"it failed (status {rc})")
+                why = {3: "its result was wrong", 124: "it took too long",
+                       4: "no process could be started for it (the sandbox's process limit was reached)"
+                       }.get(rc, f"it failed (status {rc})")
                 entry.update(status="failed", output=f"FAIL: the timed run of {' '.join(p.harness_args)} "
                              f"did not complete: {why}")
                 write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))

@@ -1,17 +1,41 @@
 """Running one command of a submission confined: in the bubblewrap
 sandbox (autograder/sandbox/run: the kit copy at /kit, the submission's
 folders at /sub), or, with --sandbox off, under limits only."""
+import fcntl
 import os
 
 from .util import KIT, run_capture
 
 SANDBOX = os.path.join(KIT, "autograder", "sandbox", "run")
-FIRST_UID = 60000           # sandbox uids: FIRST_UID + slot, one per parallel job
+FIRST_UID = 60000           # sandbox uids: a block per grading run, one uid per parallel job in it
+UID_BLOCK = 128             # uids of one run's block (so at most 128 jobs)
+UID_BLOCKS = 32             # grading runs at once on one machine
+
+
+def claim_uids():
+    """The first uid of a block that no other grading run on this machine
+    holds (a lock on /tmp/kit-grade-uids.K.lock, kept while this run lives):
+    two runs at once must not share uids, or their process limits and their
+    leftover processes mix. Run as an ordinary user, the sandbox runs under
+    that user anyway: FIRST_UID, no lock."""
+    if os.geteuid() != 0:
+        return FIRST_UID, None
+    for k in range(UID_BLOCKS):
+        fd = os.open(f"/tmp/kit-grade-uids.{k}.lock", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return FIRST_UID + k * UID_BLOCK, fd
+        except BlockingIOError:
+            os.close(fd)
+    raise SystemExit(f"grade: {UID_BLOCKS} grading runs already hold every block of sandbox uids here")
 
 
 class Sandbox:
-    def __init__(self, view, mode):
-        self.view, self.mode = view, mode
+    def __init__(self, view, mode, first_uid=FIRST_UID):
+        self.view, self.mode, self.first_uid = view, mode, first_uid
+
+    def uid(self, slot):
+        return self.first_uid + slot
 
     def run(self, slot, binds, cmd, wall, env=None, gpu=False):
         """binds: (outside path, path inside, writable); returns (status, output)."""
@@ -22,11 +46,11 @@ class Sandbox:
             full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={64 << 20}", "--core=0", "--cpu=300",
                     f"--as={4 << 30}" if not gpu else "--as=unlimited", "--nofile=256"]
             if os.geteuid() == 0:
-                uid = str(FIRST_UID + slot)
+                uid = str(self.uid(slot))
                 full += ["--nproc=128", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
             e = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
             return run_capture(full + cmd, cwd=self.view, env=e)
-        full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(FIRST_UID + slot)]
+        full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(self.uid(slot))]
         staged_env, staged_dirs = staged_libraries()
         env = {**staged_env, **(env or {})}
         binds = binds + [(d, d, False) for d in staged_dirs]
@@ -47,6 +71,12 @@ class Sandbox:
     def inside(self, path, mount):
         """A file of a folder bound at mount, as the commands see it."""
         return path if self.mode == "off" else f"{mount}/{os.path.basename(path)}"
+
+    def give_to(self, slot, *folders):
+        """Folders the sandbox's user of this slot writes in (run as root)."""
+        if os.geteuid() == 0:
+            for d in folders:
+                os.chown(d, self.uid(slot), self.uid(slot))
 
 
 def staged_libraries():
@@ -84,9 +114,3 @@ def lock_down(folder):
     os.chown(folder, 0, 0)
     os.chmod(folder, 0o755)
 
-
-def give_to(slot, *folders):
-    """Folders the sandbox's user of this slot writes in (run as root)."""
-    if os.geteuid() == 0:
-        for d in folders:
-            os.chown(d, FIRST_UID + slot, FIRST_UID + slot)

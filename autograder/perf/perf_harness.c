@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { EXIT_WRONG = 3, EXIT_USAGE = 2, RATIO_BASE = 20, RATIO_STEPS = 10, RATIO_MAX = 10 };
+enum { EXIT_WRONG = 3, EXIT_USAGE = 2, EXIT_NO_FORK = 4, RATIO_BASE = 20, RATIO_STEPS = 10, RATIO_MAX = 10 };
 
 void *perf_shared_alloc(size_t bytes)
 {
@@ -45,8 +45,10 @@ static int completion_code(void)
     return 30 + (int)(r % 90u);
 }
 
-/* One call in a child; its time in seconds, or a negative value when it did
- * not end through the completion code within limit seconds. */
+/* One call in a child; its time in seconds, or a negative value: -2 when it
+ * took longer than limit seconds, -3 when no child could be forked (the
+ * sandbox's process limit, for a while), -1 when it did not end through the
+ * completion code or its result is wrong. */
 static double timed_call(perf_case *c, int code, double limit)
 {
     sigset_t chld, old;
@@ -56,8 +58,15 @@ static double timed_call(perf_case *c, int code, double limit)
     c->prepare(c);
     double t0 = now();
     pid_t pid = fork();
+    /* Processes of this uid that are on their way out may hold the limit
+     * for a moment: try for a few seconds before giving up. */
+    for (int tries = 0; pid < 0 && errno == EAGAIN && tries < 100; tries++) {
+        nanosleep(&(struct timespec){0, 50000000}, NULL);
+        t0 = now();
+        pid = fork();
+    }
     if (pid < 0)
-        return -1;
+        return -3;
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
         c->run(c);
@@ -118,6 +127,10 @@ int perf_main(int argc, char **argv, perf_case *c)
             t[r] = tr;
         if (tr == -2)
             return RATIO_BASE + RATIO_STEPS * RATIO_MAX; /* too slow to score */
+        if (tr == -3) {
+            fprintf(stderr, "%s: call %d: fork failed (%s)\n", argv[0], r + 2, strerror(errno));
+            return EXIT_NO_FORK;
+        }
         if (tr < 0) {
             fprintf(stderr, "%s: call %d did not complete or gave a wrong result\n", argv[0], r + 2);
             return ref > 0 ? EXIT_WRONG : 1;

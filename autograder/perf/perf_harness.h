@@ -9,8 +9,9 @@
  *   HARNESS --ref-seconds T ARGS...    exits with 20 + round(10 t / T), at most
  *                                      120 (t / T >= 10: clear of the 124-127
  *                                      of timeout and the sandbox); 3 when a result was
- *                                      wrong or the call did not complete; 2
- *                                      for bad arguments
+ *                                      wrong or the call did not complete; 4
+ *                                      when it could not fork a timed call
+ *                                      (the process limit); 2 for bad arguments
  *
  * The student's time comes back as the exit status because the harness's
  * standard output is shared with the student's code, which could print a

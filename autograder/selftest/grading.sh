@@ -108,14 +108,17 @@ PY
 escaped=$(find "$KIT" "$OUT" /root -maxdepth 3 -name 'ESCAPED_h05' 2>/dev/null | head -3)
 [ -z "$escaped" ] && pass "h05: no file written outside its folder (the kit, the grader's output, /root)" \
     || fail "h05 wrote outside its folder: $escaped"
-# (A sandbox's last processes may take a moment to be reaped.)
+# (A sandbox's last processes may take a moment to be reaped. The run's own
+# uids, from its log: another grading run on this machine has others.)
+uids=$(sed -n 's/^grade: sandbox uids \([0-9]*\)-\([0-9]*\) .*/\1,\2/p' "$OUT/grade.log" | head -1)
+uids=${uids:-60000,60001}
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-    left=$(pgrep -c -u 60000,60001 2>/dev/null || true)
+    left=$(pgrep -c -u "$uids" 2>/dev/null || true)
     [ "${left:-0}" = 0 ] && break
     sleep 1
 done
 [ "${left:-0}" = 0 ] && pass "no process of the sandbox's users is left running (fork bombs included)" \
-    || { fail "$left processes of the sandbox's users are still running"; ps -o pid,uid,stat,etime,cmd -u 60000,60001 | head -5; }
+    || { fail "$left processes of the sandbox's users ($uids) are still running"; ps -o pid,uid,stat,etime,cmd -u "$uids" | head -5; }
 size=$(stat -c %s "$OUT/grades/logs/h04_output_flood/check.log" 2>/dev/null || echo 0)
 [ "$size" -gt 0 ] && [ "$size" -le 300000 ] && pass "h04: 10 GiB of output kept to $size bytes of log" \
     || fail "h04: its log is $size bytes"
@@ -256,7 +259,7 @@ check(t and t["score"] == points and d["score"] == tests_max + points,
       f"the reference gets all {points:g} points against itself ({tests_max + points:g}/{tests_max + points:g})", out)
 d, t, out = perf("s_blk_times_4")
 ratio = t.get("extra_data", {}).get("ratio", 0) if t else 0
-check(t and 3.0 <= ratio <= 5.5 and t["score"] == formula(ratio) and 0 < t["score"] < points,
+check(t and 2.5 <= ratio <= 7.0 and t["score"] == formula(ratio) and 0 < t["score"] < points,
       f"a matmult_blk doing the product 4 times measures {ratio:.2f} x and gets {t and t['score']} of {points:g}, "
       f"the formula's value for that ratio", out)
 d, t, out = perf("s_blk_times_20")
