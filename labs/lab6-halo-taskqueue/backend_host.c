@@ -79,6 +79,7 @@ static void host_tq_free(taskqueue *tq)
 
 static void pack_block(const halo_layer *L, int b, int iteration)
 {
+    halo_log(HL_STARTED, b);
     double value = halo_msg_value(iteration, L->rank, b);
     for (int t = 0; t < L->num_threads; t++)
         halo_pack_thread(L->send_buf[b], L->sizes[b], value, t, L->num_threads);

@@ -72,8 +72,8 @@ if [ "$gpus" -gt 0 ]; then
     title="$gpus x $gpu"
 else
     echo "no GPU here: the host backend (OpenMP threads as blocks), 2 ranks, small sizes; not GPU figures"
-    run 2 host 9 1 10 pair 32
-    run 2 host 27 1 100 pair 32 "$OUT/timeline.csv"
+    run 2 host 9 1 10 pair 32 "$OUT/timeline.csv"
+    run 2 host 27 1 100 pair 32
     title="host backend on $(nproc) CPU cores (no GPU)"
 fi
 

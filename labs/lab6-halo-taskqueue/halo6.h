@@ -200,10 +200,10 @@ int halo_cuda_tq_fits(int blocks, int threads);
 /* ---- The order of events (given: halo_log.c) ----------------------------- */
 
 /* A per-block log of when things happened in an iteration, filled by the
- * host backend (packed, unpack) and by the tests' MPI wrappers (sent,
+ * host backend (started, packed, task, unpack) and by the tests' MPI wrappers (sent,
  * received): a global tick orders the events, and a clock times them for
  * the timeline figure. */
-typedef enum { HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK, HL_KINDS } halo_event;
+typedef enum { HL_STARTED, HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK, HL_KINDS } halo_event;
 void halo_log_reset(void);
 void halo_log(halo_event e, int block);
 /* The tick of e for block (0: not logged this iteration) and its time in

@@ -220,11 +220,11 @@ static void write_timeline(halo_layer *L, const char *path)
         perror(path);
         return;
     }
-    fprintf(f, "block,bytes,packed_us,task_us,sent_us,received_us,unpack_us\n");
+    fprintf(f, "block,bytes,started_us,packed_us,task_us,sent_us,received_us,unpack_us\n");
     for (int b = 0; b < L->num_blocks; b++) {
         fprintf(f, "%d,%zu", b, L->sizes[b] * sizeof(double));
-        static const halo_event ev[] = {HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK};
-        for (int e = 0; e < 5; e++) {
+        static const halo_event ev[] = {HL_STARTED, HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK};
+        for (int e = 0; e < 6; e++) {
             double t = halo_log_time(ev[e], b);
             if (t > 0)
                 fprintf(f, ",%.1f", 1e6 * (t - t0));
