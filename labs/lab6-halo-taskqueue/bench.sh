@@ -39,7 +39,7 @@ MPIRUN=(mpirun --oversubscribe -x OMP_WAIT_POLICY)
 
 gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
 csv=$OUT/bench.csv
-echo "backend,ranks,pattern,blocks,threads,num,den,bytes,variant,mean_us,sd_us,median_us,speedup_vs_best_baseline,vs_bound,pack_alone_us,mpi_alone_us,status" >"$csv"
+echo "backend,ranks,pattern,blocks,threads,num,den,bytes,variant,mean_us,sd_us,median_us,speedup_vs_best_baseline,vs_bound,pack_alone_us,mpi_alone_us,status,chained_pct,max_run" >"$csv"
 {
     date -u '+%Y-%m-%d %H:%M UTC'
     mpirun --version 2>/dev/null | head -1

@@ -153,6 +153,20 @@ void tq_reset(taskqueue *tq);
 void tq_host_push_task(taskqueue *tq, int block);
 void tq_host_wait(taskqueue *tq, int block, int bit);
 
+/* ---- Stage 6 (challenge): the memcpy variant's state machine (student:
+ * taskqueue.c) ---------------------------------------------------------------
+ * Per block and iteration (thesis §3.5): 0 = its host-to-device copy is in
+ * flight; 1 = packing (the copy is done, the block notified with
+ * TQ_BIT_H2D); 3 = its device-to-host copy is in flight (the task came);
+ * 7 = both copies done (the buffer is sent). Each event adds its own bit:
+ * MC_H2D_DONE 1, MC_TASK 2, MC_D2H_DONE 4, and only in that order. */
+typedef enum { MC_H2D_DONE, MC_TASK, MC_D2H_DONE } memcpy_event;
+/* The state after ev, or -1 if ev cannot happen in state. */
+int memcpy_state_step(int state, memcpy_event ev);
+/* 1 if the CPU must ask cudaStreamQuery about this block (a copy is in
+ * flight: states 0 and 3), else 0: the query is costly, ask only then. */
+int memcpy_state_needs_query(int state);
+
 /* ---- Backends: who plays the GPU ----------------------------------------- */
 
 /* Launches return at once (the work runs alongside the CPU, as a kernel
