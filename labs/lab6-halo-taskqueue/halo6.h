@@ -226,6 +226,9 @@ long halo_log_tick(halo_event e, int block);
 double halo_log_time(halo_event e, int block);
 /* How often e was logged for block since the reset. */
 int halo_log_count(halo_event e, int block);
+/* Events logged so far, of any kind and block (never reset): a test's
+ * watchdog calls a run that logs nothing for seconds a hang. */
+long halo_log_events(void);
 
 #ifdef __cplusplus
 }
