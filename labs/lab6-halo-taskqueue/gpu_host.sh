@@ -12,7 +12,7 @@
 # The GPU hosts have no Check: .gpudeps/ (see ../../.gpudeps/gpu-host-deps.sh
 # and ../shared/GPU-HOST.md) stages Check and json-c.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 OUTDIR=${OUTDIR:-build/gpu-host-lab6}
 mkdir -p "$OUTDIR"
 [ -d .gpudeps ] && eval "$(sh .gpudeps/gpu-host-deps.sh unpack .gpudeps)"
