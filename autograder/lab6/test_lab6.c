@@ -338,6 +338,38 @@ START_TEST(notification_bits)
 }
 END_TEST
 
+/* ---- stage 6: the memcpy variant's state machine ---- */
+
+START_TEST(memcpy_state_machine)
+{
+    /* the legal path: H2D done (+1), task (+2), D2H done (+4) */
+    int s = 0;
+    static const memcpy_event path[3] = {MC_H2D_DONE, MC_TASK, MC_D2H_DONE};
+    static const int after[3] = {1, 3, 7};
+    for (int k = 0; k < 3; k++) {
+        int next = memcpy_state_step(s, path[k]);
+        ck_assert_msg(next == after[k], "memcpy_state_step(%d, event %d) = %d; expected %d", s, (int)path[k], next,
+                      after[k]);
+        s = next;
+    }
+    /* every other (state, event) pair is illegal */
+    static const int states[4] = {0, 1, 3, 7};
+    for (int i = 0; i < 4; i++)
+        for (int e = 0; e < 3; e++)
+            if (!(i < 3 && e == i))
+                ck_assert_msg(memcpy_state_step(states[i], (memcpy_event)e) == -1,
+                              "memcpy_state_step(%d, event %d) = %d; expected -1 (not the next step)", states[i], e,
+                              memcpy_state_step(states[i], (memcpy_event)e));
+    ck_assert_msg(memcpy_state_step(2, MC_TASK) == -1 && memcpy_state_step(-1, MC_H2D_DONE) == -1,
+                  "memcpy_state_step of states 2 and -1 (never reached) must be -1");
+    for (int st = -1; st <= 7; st++) {
+        int want = st == 0 || st == 3; /* a copy in flight */
+        ck_assert_msg(memcpy_state_needs_query(st) == want, "memcpy_state_needs_query(%d) = %d; expected %d", st,
+                      memcpy_state_needs_query(st), want);
+    }
+}
+END_TEST
+
 /* ---- stage 4, many threads ---- */
 
 START_TEST(taskqueue_27_threads)
@@ -486,6 +518,7 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = baseline_four_ranks, .points = 2, .timeout = 130});
     ag_add(s, (ag_spec){.test = taskqueue_one_thread, .points = 2});
     ag_add(s, (ag_spec){.test = notification_bits, .points = 1});
+    ag_add(s, (ag_spec){.test = memcpy_state_machine, .points = 1});
     ag_add(s, (ag_spec){.test = taskqueue_27_threads, .points = 2, .timeout = 110});
     ag_add(s, (ag_spec){.test = taskqueue_thread_sanitizer, .points = 1, .timeout = 160});
     ag_add(s, (ag_spec){.test = taskqueue_two_ranks, .points = 3, .timeout = 130});

@@ -54,8 +54,7 @@ static void host_free_shared(void *p)
 
 static int host_tq_init(taskqueue *tq, int num_blocks, int lockfree)
 {
-    tq->num_blocks = num_blocks;
-    tq->lockfree = lockfree;
+    *tq = (taskqueue){.num_blocks = num_blocks, .lockfree = lockfree};
     tq->task_list = host_alloc_shared(num_blocks * sizeof(int));
     tq->request = host_alloc_shared(num_blocks * sizeof(int));
     tq->lock = host_alloc_shared(sizeof(int));
@@ -74,11 +73,12 @@ static void host_tq_free(taskqueue *tq)
     free(tq->request);
     free(tq->lock);
     free(tq->tail);
-    tq->task_list = tq->request = tq->lock = tq->tail = NULL;
+    *tq = (taskqueue){0};
 }
 
 static void pack_block(const halo_layer *L, int b, int iteration)
 {
+    halo_log(HL_STARTED, b);
     double value = halo_msg_value(iteration, L->rank, b);
     for (int t = 0; t < L->num_threads; t++)
         halo_pack_thread(L->send_buf[b], L->sizes[b], value, t, L->num_threads);
@@ -160,7 +160,7 @@ static int host_launch_unpack(halo_layer *L, int iteration)
 
 static int host_launch_tq(halo_layer *L, taskqueue *tq, int iteration)
 {
-    /* the device's words, reset before any block runs (halo6.h's scheme) */
+    /* halo6.h's reset scheme: the launch resets lock and tail, before any block runs */
     *tq->lock = -1;
     *tq->tail = 0;
     return launch(JOB_TQ, L, tq, iteration);

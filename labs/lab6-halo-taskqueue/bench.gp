@@ -36,9 +36,10 @@ if (system("test -s ".tl." && echo y") eq "y") {
     set key below
     set autoscale x
     set yrange [-1:*]
-    plot tl every ::1 using (0):1:3:(0) with vectors nohead lw 6 lc rgb "#4477aa" title "launch to pack done (host backend only)", \
-         tl every ::1 using 5:1:($6 - $5):(0) with vectors nohead lw 3 lc rgb "#ee6677" title "sent (task seen) to received", \
-         tl every ::1 using 5:1 with points pt 7 lc rgb "#228833" title "send posted", \
-         tl every ::1 using 6:1 with points pt 5 lc rgb "#ccbb44" title "receive complete (block notified)", \
-         tl every ::1 using 7:1 with points pt 9 ps 1.5 lc rgb "#aa3377" title "unpack starts (host backend only)"
+    plot tl every ::1 using (0):1:3:(0) with vectors nohead lw 1 lc rgb "#bbbbbb" title "launch to block start (host backend only)", \
+         tl every ::1 using 3:1:($4 - $3):(0) with vectors nohead lw 6 lc rgb "#4477aa" title "pack (host backend only)", \
+         tl every ::1 using 6:1:($7 - $6):(0) with vectors nohead lw 3 lc rgb "#ee6677" title "send posted (task seen) to receive complete", \
+         tl every ::1 using 6:1 with points pt 7 lc rgb "#228833" title "send posted", \
+         tl every ::1 using 7:1 with points pt 5 lc rgb "#ccbb44" title "receive complete (block notified)", \
+         tl every ::1 using 8:1 with points pt 9 ps 1.5 lc rgb "#aa3377" title "unpack starts (host backend only)"
 }

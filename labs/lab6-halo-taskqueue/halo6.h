@@ -153,6 +153,20 @@ void tq_reset(taskqueue *tq);
 void tq_host_push_task(taskqueue *tq, int block);
 void tq_host_wait(taskqueue *tq, int block, int bit);
 
+/* ---- Stage 6 (challenge): the memcpy variant's state machine (student:
+ * taskqueue.c) ---------------------------------------------------------------
+ * Per block and iteration (thesis §3.5): 0 = its host-to-device copy is in
+ * flight; 1 = packing (the copy is done, the block notified with
+ * TQ_BIT_H2D); 3 = its device-to-host copy is in flight (the task came);
+ * 7 = both copies done (the buffer is sent). Each event adds its own bit:
+ * MC_H2D_DONE 1, MC_TASK 2, MC_D2H_DONE 4, and only in that order. */
+typedef enum { MC_H2D_DONE, MC_TASK, MC_D2H_DONE } memcpy_event;
+/* The state after ev, or -1 if ev cannot happen in state. */
+int memcpy_state_step(int state, memcpy_event ev);
+/* 1 if the CPU must ask cudaStreamQuery about this block (a copy is in
+ * flight: states 0 and 3), else 0: the query is costly, ask only then. */
+int memcpy_state_needs_query(int state);
+
 /* ---- Backends: who plays the GPU ----------------------------------------- */
 
 /* Launches return at once (the work runs alongside the CPU, as a kernel
@@ -200,10 +214,10 @@ int halo_cuda_tq_fits(int blocks, int threads);
 /* ---- The order of events (given: halo_log.c) ----------------------------- */
 
 /* A per-block log of when things happened in an iteration, filled by the
- * host backend (packed, unpack) and by the tests' MPI wrappers (sent,
+ * host backend (started, packed, task, unpack) and by the tests' MPI wrappers (sent,
  * received): a global tick orders the events, and a clock times them for
  * the timeline figure. */
-typedef enum { HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK, HL_KINDS } halo_event;
+typedef enum { HL_STARTED, HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK, HL_KINDS } halo_event;
 void halo_log_reset(void);
 void halo_log(halo_event e, int block);
 /* The tick of e for block (0: not logged this iteration) and its time in
@@ -212,6 +226,9 @@ long halo_log_tick(halo_event e, int block);
 double halo_log_time(halo_event e, int block);
 /* How often e was logged for block since the reset. */
 int halo_log_count(halo_event e, int block);
+/* Events logged so far, of any kind and block (never reset): a test's
+ * watchdog calls a run that logs nothing for seconds a hang. */
+long halo_log_events(void);
 
 #ifdef __cplusplus
 }

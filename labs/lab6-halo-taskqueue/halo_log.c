@@ -43,3 +43,8 @@ int halo_log_count(halo_event e, int block)
 {
     return atomic_load(&counts[e][block]);
 }
+
+long halo_log_events(void)
+{
+    return atomic_load(&clock_tick);
+}

@@ -11,6 +11,30 @@ static const halo_layer *watched;
 static halo_mpi_block_log blocks[HALO_MAX_BLOCKS];
 static MPI_Request pending[HALO_MAX_BLOCKS]; /* receive requests not yet seen complete */
 static int strays;
+static long prof_events, prof_chained;
+static int prof_run, prof_max_run, prof_last_found;
+
+static void outcome(int found)
+{
+    if (!watched)
+        return;
+    if (found) {
+        prof_events++;
+        prof_chained += prof_last_found;
+        if (++prof_run > prof_max_run)
+            prof_max_run = prof_run;
+    } else {
+        prof_run = 0;
+    }
+    prof_last_found = found;
+}
+
+void halo_mpi_profile(long *events, long *chained, int *max_run)
+{
+    *events = prof_events;
+    *chained = prof_chained;
+    *max_run = prof_max_run;
+}
 
 void halo_mpi_watch(const halo_layer *L)
 {
@@ -18,6 +42,8 @@ void halo_mpi_watch(const halo_layer *L)
     if (!L)
         return; /* stop watching, keep the records */
     memset(blocks, 0, sizeof blocks);
+    prof_events = prof_chained = 0;
+    prof_run = prof_max_run = prof_last_found = 0;
     for (int b = 0; b < HALO_MAX_BLOCKS; b++)
         pending[b] = MPI_REQUEST_NULL;
     strays = 0;
@@ -54,19 +80,23 @@ static void sent(const void *buf, int count, int dest, int tag)
     blocks[b].send_dest = dest;
     blocks[b].send_count = count;
     halo_log(HL_SENT, b);
+    outcome(1);
 }
 
 /* Requests that were a watched receive before the call and are null after
- * it have completed. */
-static void completed(int n, const MPI_Request *before, const MPI_Request *after)
+ * it have completed; returns how many. */
+static int completed(int n, const MPI_Request *before, const MPI_Request *after)
 {
+    int done = 0;
     for (int i = 0; i < n; i++)
         if (before[i] != MPI_REQUEST_NULL && after[i] == MPI_REQUEST_NULL)
             for (int b = 0; b < HALO_MAX_BLOCKS; b++)
                 if (pending[b] == before[i]) {
                     pending[b] = MPI_REQUEST_NULL;
                     halo_log(HL_RECEIVED, b);
+                    done++;
                 }
+    return done;
 }
 
 #define SNAPSHOT(n, reqs)                                                   \
@@ -150,7 +180,7 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
 {
     SNAPSHOT(n, reqs);
     int rc = PMPI_Testany(n, reqs, index, flag, status);
-    completed(n, before_, reqs);
+    outcome(completed(n, before_, reqs) > 0);
     return rc;
 }
 
@@ -168,4 +198,10 @@ int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_St
     int rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
     completed(n, before_, reqs);
     return rc;
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    prof_run = prof_last_found = 0; /* an iteration's end: runs do not span iterations */
+    return PMPI_Barrier(comm);
 }

@@ -23,4 +23,12 @@ const halo_mpi_block_log *halo_mpi_block(int block);
 /* Calls on buffers that belong to no block of the watched layer. */
 int halo_mpi_strays(void);
 
+/* The thesis's profile of the event loop (§4.4), since the last watch: a
+ * send of a watched block or an MPI_Testany that completed a watched
+ * receive is an event found, an MPI_Testany that completed none a test that
+ * found nothing. events: events found; chained: events found right after
+ * another; max_run: the most found in a row. High chained with a short
+ * max_run: the CPU is busy evenly; low chained with long runs: bursts. */
+void halo_mpi_profile(long *events, long *chained, int *max_run);
+
 #endif

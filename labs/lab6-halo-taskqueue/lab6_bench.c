@@ -23,6 +23,10 @@
  * two: bound = max(pack, MPI). A variant faster than half the bound is a
  * broken measurement, and INVALID too.
  *
+ * For the taskqueue, the profile of the event loop over the timed
+ * iterations (thesis §4.4, halo_mpi_log.h): the share of events found
+ * right after another (chained%) and the most found in a row (max_run).
+ *
  * Rank 0 prints a table and one "csv,..." line per row (bench.sh collects
  * them). TIMELINE.csv: one taskqueue iteration's per-block events in
  * microseconds from its start (channel per block, non-blocking sends). */
@@ -44,6 +48,8 @@ typedef struct {
     const char *name;
     int tq, a, blocking; /* a: testany (baseline) or lockfree (taskqueue) */
     double mean, sd, median;
+    double chained_pct; /* the event loop's profile (taskqueue only) */
+    int max_run;
     char invalid[200];
 } variant;
 
@@ -103,6 +109,7 @@ static void run_variant(halo_layer *L, variant *v, int iters, int warmup, int re
         bad = 1;
     }
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD));
+    halo_mpi_watch(L); /* the profile of events, over every iteration */
     for (int r = 0; r < reps && !bad; r++) {
         double sum = 0;
         for (int it = 0; it < iters; it++) {
@@ -132,6 +139,10 @@ static void run_variant(halo_layer *L, variant *v, int iters, int warmup, int re
         }
         rep_means[r] = sum / (iters - warmup);
     }
+    long events = 0, chained = 0;
+    halo_mpi_profile(&events, &chained, &v->max_run);
+    v->chained_pct = events ? 100.0 * chained / events : 0;
+    halo_mpi_watch(NULL);
     if (v->tq && tq.task_list)
         L->backend->tq_free(&tq);
     if (bad) {
@@ -156,6 +167,17 @@ static void run_variant(halo_layer *L, variant *v, int iters, int warmup, int re
     MPI_CHECK(MPI_Bcast(&v->mean, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     MPI_CHECK(MPI_Bcast(&v->sd, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     MPI_CHECK(MPI_Bcast(&v->median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+}
+
+/* The profile's two figures for a taskqueue row, "-" for a baseline one. */
+static void profile_text(const variant *v, char *chained, char *max_run, size_t len)
+{
+    snprintf(chained, len, "-");
+    snprintf(max_run, len, "-");
+    if (v->tq) {
+        snprintf(chained, len, "%.0f", v->chained_pct);
+        snprintf(max_run, len, "%d", v->max_run);
+    }
 }
 
 /* The pack alone and the MPI exchange alone, medians in microseconds. */
@@ -220,11 +242,11 @@ static void write_timeline(halo_layer *L, const char *path)
         perror(path);
         return;
     }
-    fprintf(f, "block,bytes,packed_us,task_us,sent_us,received_us,unpack_us\n");
+    fprintf(f, "block,bytes,started_us,packed_us,task_us,sent_us,received_us,unpack_us\n");
     for (int b = 0; b < L->num_blocks; b++) {
         fprintf(f, "%d,%zu", b, L->sizes[b] * sizeof(double));
-        static const halo_event ev[] = {HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK};
-        for (int e = 0; e < 5; e++) {
+        static const halo_event ev[] = {HL_STARTED, HL_PACKED, HL_TASK, HL_SENT, HL_RECEIVED, HL_UNPACK};
+        for (int e = 0; e < 6; e++) {
             double t = halo_log_time(ev[e], b);
             if (t > 0)
                 fprintf(f, ",%.1f", 1e6 * (t - t0));
@@ -313,12 +335,13 @@ int main(int argc, char **argv)
             printf("bound: INVALID (the MPI exchange alone delivered wrong data)\n");
         else
             printf("bound: pack alone %.1f us, MPI exchange alone %.1f us: max %.1f us\n", pack_us, mpi_us, bound);
-        printf("%-38s %10s %10s %10s %9s %9s\n", "variant", "mean_us", "sd_us", "median_us", "vs_base", "vs_bound");
+        printf("%-38s %10s %10s %10s %9s %9s %9s %7s\n", "variant", "mean_us", "sd_us", "median_us", "vs_base",
+               "vs_bound", "chained%", "max_run");
         for (int k = 0; k < 8; k++) {
             const variant *v = &vs[k];
             if (v->invalid[0]) {
                 printf("%-38s INVALID (%s)\n", v->name, v->invalid);
-                printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,,,,,,%.1f,%.1f,INVALID\n", be->name, nranks, argv[5],
+                printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,,,,,,%.1f,%.1f,INVALID,,\n", be->name, nranks, argv[5],
                        blocks, threads, num, den, bytes, v->name, pack_us, mpi_us);
                 continue;
             }
@@ -327,10 +350,14 @@ int main(int argc, char **argv)
                 snprintf(vb, sizeof vb, "%.3f", best_baseline / v->mean);
             if (!bound_bad)
                 snprintf(vbound, sizeof vbound, "%.3f", v->mean / bound);
-            printf("%-38s %10.1f %10.1f %10.1f %9s %9s\n", v->name, v->mean, v->sd, v->median, vb, vbound);
-            printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,%.1f,%.1f,%.1f,%s,%s,%.1f,%.1f,ok\n", be->name, nranks, argv[5],
-                   blocks, threads, num, den, bytes, v->name, v->mean, v->sd, v->median, strcmp(vb, "-") ? vb : "",
-                   strcmp(vbound, "-") ? vbound : "", pack_us, mpi_us);
+            char ch[16], run[16];
+            profile_text(v, ch, run, sizeof ch);
+            printf("%-38s %10.1f %10.1f %10.1f %9s %9s %9s %7s\n", v->name, v->mean, v->sd, v->median, vb, vbound, ch,
+                   run);
+            printf("csv,%s,%d,%s,%d,%d,%ld,%ld,%zu,%s,%.1f,%.1f,%.1f,%s,%s,%.1f,%.1f,ok,%s,%s\n", be->name, nranks,
+                   argv[5], blocks, threads, num, den, bytes, v->name, v->mean, v->sd, v->median,
+                   strcmp(vb, "-") ? vb : "", strcmp(vbound, "-") ? vbound : "", pack_us, mpi_us,
+                   v->tq ? ch : "", v->tq ? run : "");
         }
         fflush(stdout);
     }

@@ -71,3 +71,23 @@ void tq_host_wait(taskqueue *tq, int block, int bit)
     while (!(atomic_load_explicit(atomic_int_at(&tq->request[block]), memory_order_acquire) & bit))
         sched_yield();
 }
+
+int memcpy_state_step(int state, memcpy_event ev)
+{
+    /* the one legal event of each state, and the bit it adds */
+    switch (state) {
+    case 0:
+        return ev == MC_H2D_DONE ? 1 : -1;
+    case 1:
+        return ev == MC_TASK ? 3 : -1;
+    case 3:
+        return ev == MC_D2H_DONE ? 7 : -1;
+    default:
+        return -1;
+    }
+}
+
+int memcpy_state_needs_query(int state)
+{
+    return state == 0 || state == 3;
+}
