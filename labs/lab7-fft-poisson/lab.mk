@@ -5,7 +5,8 @@
 # use cuFFT and NCCL; their MPI set-up (one rank per GPU, the NCCL
 # communicator) is lab 4's nccl_world.c, shared rather than copied.
 STUDENT_FILES := fp_basics.c fp_serial.c fp_makhoul.c fp_radiator.c fp_mpi.c fp_cuda.cu fp_nccl.cu
-DRIVERS       := fft_poisson lab7_mpi_check
+DRIVERS       := fft_poisson lab7_mpi_check lab7_bench
+lab7_bench_SRCS := $(LAB_DIR)/lab7_bench.c
 fft_poisson_SRCS := $(LAB_DIR)/fft_poisson_main.c autograder/lab7/lab7_checks.c
 # Run by the tests under mpirun (stage 4).
 lab7_mpi_check_SRCS := autograder/lab7/mpi/lab7_mpi_check.c

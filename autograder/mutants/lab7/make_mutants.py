@@ -40,12 +40,10 @@ m("plan_for_x_length", "One FFT plan's length (nx) used for every axis.",
   [("fp_serial.c", "fftw_iodim line = {g->n[axis], stride[axis], stride[axis]};",
     "fftw_iodim line = {g->n[0], stride[axis], stride[axis]};")])
 m("batch_buffers_shared", "The collapsed batch's line and work buffers shared by all threads (a race).",
-  [("fp_serial.c", """    int bad = 0;
-#pragma omp parallel reduction(| : bad)
+  [("fp_serial.c", """#pragma omp parallel reduction(| : bad)
     {
-        double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
-""", """    int bad = 0;
-    double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
+        double *line = kit_alloc_doubles((size_t)LINES * nz), *work = kit_alloc_doubles((size_t)nz);
+""", """    double *line = kit_alloc_doubles((size_t)LINES * nz), *work = kit_alloc_doubles((size_t)nz);
 #pragma omp parallel reduction(| : bad)
     {
 """), ("fp_serial.c", """        kit_free(line);
