@@ -122,26 +122,26 @@ static double event_ms(cudaEvent_t a, cudaEvent_t b)
 
 static int run_gpu(int N, int reps)
 {
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 1) {
         fprintf(stderr, "lab7_bench gpu: no GPU\n");
         return 2;
     }
     fp_grid g = bench_grid(N);
     fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
     size_t n = fp_cells(&g), bytes = n * sizeof(double);
-    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *d_a, *d_f, *d_r;
+    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *d_u, *d_src, *d_r;
     cufftDoubleComplex *d_c;
     kit_fill_real(f, n, -1.0, 1.0, 7);
     cudaStream_t st;
     CUDA_CHECK(cudaStreamCreate(&st));
-    CUDA_CHECK(cudaMalloc((void **)&d_a, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&d_f, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&d_u, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&d_src, bytes));
     CUDA_CHECK(cudaMalloc((void **)&d_r, bytes));
     CUDA_CHECK(cudaMalloc((void **)&d_c, n * sizeof *d_c));
-    CUDA_CHECK(cudaMemcpy(d_f, f, bytes, cudaMemcpyHostToDevice));
-    fp_gpu *P = fp_gpu_create(&g, all, st);
-    if (!P)
+    CUDA_CHECK(cudaMemcpy(d_src, f, bytes, cudaMemcpyHostToDevice));
+    fp_gpu *gpu = fp_gpu_create(&g, all, st);
+    if (!gpu)
         return 1;
     /* the checked warm-up: the whole solver with its copies */
     memcpy(u, f, bytes);
@@ -159,15 +159,15 @@ static int run_gpu(int N, int reps)
     double *ts = malloc(reps * sizeof *ts), *tt = malloc(reps * sizeof *tt), *tz = malloc(reps * sizeof *tz),
            *tc = malloc(reps * sizeof *tc), *tb = malloc(reps * sizeof *tb), *tw = malloc(reps * sizeof *tw);
     for (int r = 0; r < reps; r++) {
-        CUDA_CHECK(cudaMemcpyAsync(d_a, d_f, bytes, cudaMemcpyDeviceToDevice, st));
+        CUDA_CHECK(cudaMemcpyAsync(d_u, d_src, bytes, cudaMemcpyDeviceToDevice, st));
         CUDA_CHECK(cudaEventRecord(e[0], st));
-        fp_gpu_transform(P, 0, 0, d_a);
-        fp_gpu_transform(P, 1, 0, d_a);
+        fp_gpu_transform(gpu, 0, 0, d_u);
+        fp_gpu_transform(gpu, 1, 0, d_u);
         CUDA_CHECK(cudaEventRecord(e[1], st));
-        fp_gpu_solve_z(P, d_a);
+        fp_gpu_solve_z(gpu, d_u);
         CUDA_CHECK(cudaEventRecord(e[2], st));
-        fp_gpu_transform(P, 1, 1, d_a);
-        fp_gpu_transform(P, 0, 1, d_a);
+        fp_gpu_transform(gpu, 1, 1, d_u);
+        fp_gpu_transform(gpu, 0, 1, d_u);
         CUDA_CHECK(cudaEventRecord(e[3], st));
         ts[r] = event_ms(e[0], e[3]);
         tt[r] = event_ms(e[0], e[1]) + event_ms(e[2], e[3]);
@@ -180,7 +180,7 @@ static int run_gpu(int N, int reps)
         CUDA_CHECK(cudaEventRecord(e[1], st));
         tc[r] = event_ms(e[0], e[1]);
         CUDA_CHECK(cudaEventRecord(e[0], st));
-        CUDA_CHECK(cudaMemcpyAsync(d_r, d_f, bytes, cudaMemcpyDeviceToDevice, st));
+        CUDA_CHECK(cudaMemcpyAsync(d_r, d_src, bytes, cudaMemcpyDeviceToDevice, st));
         CUDA_CHECK(cudaEventRecord(e[1], st));
         tb[r] = event_ms(e[0], e[1]);
         memcpy(u, f, bytes);
@@ -189,20 +189,19 @@ static int run_gpu(int N, int reps)
         tw[r] = wall_time() - t0;
     }
     /* the device part's own result, checked too */
-    CUDA_CHECK(cudaMemcpy(u, d_a, bytes, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(u, d_u, bytes, cudaMemcpyDeviceToHost));
     if (invalid("gpu", N, &g, u, f))
         return 1;
     double s = median(ts, reps), t = median(tt, reps), z = median(tz, reps), c = median(tc, reps);
     double copy_gbs = 2.0 * bytes / median(tb, reps) / 1e9;
     /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound,copy_GB/s,with_copies_s */
     printf("gpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.1f,%.6f\n", N, s, t, z, c, s / c, copy_gbs, median(tw, reps));
-    fp_gpu_destroy(P);
+    fp_gpu_destroy(gpu);
     CUFFT_CHECK(cufftDestroy(fw));
     CUFFT_CHECK(cufftDestroy(bw));
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_f));
-    CUDA_CHECK(cudaFree(d_r));
-    CUDA_CHECK(cudaFree(d_c));
+    void *buffers[4] = {d_u, d_src, d_r, d_c};
+    for (int i = 0; i < 4; i++)
+        CUDA_CHECK(cudaFree(buffers[i]));
     kit_free(f), kit_free(u);
     free(ts), free(tt), free(tz), free(tc), free(tb), free(tw);
     return 0;
@@ -277,8 +276,9 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
     /* mode,N,solve_with_copies_s,alltoall_x4_s,gpus */
     if (w.rank == 0)
         printf("nccl,%d,%.6f,%.6f,%d\n", N, median(ts, reps), median(tx, reps), w.size);
-    CUDA_CHECK(cudaFree(d_s));
-    CUDA_CHECK(cudaFree(d_r));
+    void *buffers[2] = {d_s, d_r};
+    for (int i = 0; i < 2; i++)
+        CUDA_CHECK(cudaFree(buffers[i]));
     kit_free(f), kit_free(u), kit_free(a), kit_free(a0);
     free(ts), free(tx);
     nccl_world_finalize(&w);

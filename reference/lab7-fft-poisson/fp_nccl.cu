@@ -7,16 +7,6 @@
 #include "cuda_check.h"
 #include "fp_gpu.h"
 
-#define NCCL_OK(call)                                                                              \
-    do {                                                                                           \
-        ncclResult_t rc_ = (call);                                                                 \
-        if (rc_ != ncclSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
-                    ncclGetErrorString(rc_));                                                      \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 /* Copies the cells of part from src (laid out as box from) to dst (laid
  * out as box to): the pack (to = part) and the unpack (from = part). */
 __global__ static void copy_box(fp_box part, fp_box from, const double *src, fp_box to, double *dst)
