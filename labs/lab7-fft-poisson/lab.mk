@@ -29,3 +29,17 @@ bench:
 
 demo:
 	$(LAB_DIR)/demo.sh
+
+# nvcc takes seconds a file, and the self-test builds this lab once per
+# mutant, most of which change no .cu file: an object is reused when the
+# source, every header it may include and the command line are the same
+# (keyed by their SHA-1; a cache that cannot be written is only not used).
+CU_CACHE ?= build/cu-cache
+define cached_cu_rule
+$(BUILD)/student/$(1).o: $(BUILD)/student/$(1).cu
+	@key=$$$$( { echo '$$(NVCC) $$(STUDENT_NVCCFLAGS)'; cat $$< $$(wildcard $(LAB_DIR)/*.h common/*.h); } | sha1sum | cut -c1-20); \
+	if cp "$(CU_CACHE)/$(1)-$$$$key.o" $$@ 2>/dev/null; then echo "nvcc $(1).cu: unchanged, object reused"; \
+	else echo "$$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@" && $$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@ && \
+	{ mkdir -p $(CU_CACHE) && cp $$@ "$(CU_CACHE)/$(1)-$$$$key.o.tmp$$$$$$$$" && mv "$(CU_CACHE)/$(1)-$$$$key.o.tmp$$$$$$$$" "$(CU_CACHE)/$(1)-$$$$key.o"; } 2>/dev/null || true; fi
+endef
+$(foreach f,$(basename $(filter %.cu,$(STUDENT_FILES))),$(eval $(call cached_cu_rule,$(f))))
