@@ -10,10 +10,12 @@
 #     against cuFFT alone doing the same D2Z/Z2D batches (goal <= 1.5x),
 #     the device copy rate, and the solve with its host copies;
 #   - 2 GPUs (where there are two): fp_solve_nccl on 1 and 2 GPUs (strong
-#     scaling, with copies) and an NCCL all-to-all of the same bytes;
+#     scaling, with copies), its transposes as it reports them, and an NCCL
+#     all-to-all of the same bytes (goal: transposes at >= 80% of its rate);
 #   - the radiator problem of labs 2 and 4: the direct solve against
 #     common's Jacobi run to an update norm of 1e-8.
 # Medians of BENCH_REPEATS runs after a checked warm-up. Writes
+# (the CSV's nccl lines: mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus)
 # build/bench/lab7/bench.csv and bench.png, prints the goals. A wrong result
 # prints INVALID in place of its figures and makes the benchmark exit 1.
 #
@@ -79,7 +81,9 @@ echo
 echo "goals (measured in this run):"
 awk -F, '$1 == "cpu" && $3 ~ /^[0-9]/ { printf "  CPU N=%-5d solve %.4f s = %.2fx FFTW alone (goal <= 1.5x); transforms %.0f%%, z stage %.0f%% of the solve\n", $2, $3, $7, 100 * $4 / $3, 100 * $5 / $3 }
      $1 == "gpu" && $3 ~ /^[0-9]/ { printf "  GPU N=%-5d solve on the device %.5f s = %.2fx cuFFT alone (goal <= 1.5x); %.1f Gcells/s; device copy %.0f GB/s; with host copies %.4f s\n", $2, $3, $7, $2 * $2 * $2 / $3 / 1e9, $8, $9 }
-     $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; an all-to-all of the same bytes x4: %.5f s\n", $2, $5, $3, $4 }' "$csv"
+     $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; transposes %s s; NCCL all-to-all of the same bytes x4 %.5f s", $2, $6, $3, $4, $5
+                                     if ($4 ~ /^[0-9]/ && $4 > 0) printf " = %.0f%% of it (goal >= 80%% on 2 GPUs)", 100 * $5 / $4
+                                     printf "\n" }' "$csv"
 [ "$gpus" = 0 ] && echo "  GPU: - (no GPU here)"
 [ "$gpus" -lt 2 ] && echo "  2 GPUs: - (fewer than 2 GPUs here)"
 

@@ -66,6 +66,9 @@ int fp_solve_cuda(const fp_grid *g, double *f);
 
 /* ---- Stage 6b, fp_nccl.cu: pencils over GPUs, one rank per GPU --------------- */
 
+/* fp_solve_nccl reports its transposes' time with fp_record_seconds
+ * (fft_poisson.h). */
+
 /* fp_solve_mpi with the device doing all the work: the transposes pack and
  * unpack on the device and exchange through NCCL grouped ncclSend/ncclRecv
  * (NCCL has no all-to-all) on comm, whose rank r*pc + c is the process-grid

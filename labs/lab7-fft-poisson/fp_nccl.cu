@@ -12,7 +12,9 @@ extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, 
      * fp_gpu_create with them; the stages of fp_solve_mpi on the device, each
      * transpose a pack kernel, ncclGroupStart, ncclSend/ncclRecv per peer
      * of the row or column (their ranks in comm: r*pc + q or q*pc + c),
-     * ncclGroupEnd, an unpack kernel; means with ncclAllReduce. */
+     * ncclGroupEnd, an unpack kernel; means with ncclAllReduce. For make
+     * bench: events around each transpose, and their total time passed to
+     * fp_record_seconds(FP_PART_TRANSPOSES, ...) once at the end. */
     (void)g, (void)pr, (void)pc, (void)comm, (void)stream, (void)a;
     return -1;
 }

@@ -10,8 +10,10 @@
  *                                (the same D2Z/Z2D batches); the device copy rate;
  *                                and fp_solve_cuda with its copies
  *   lab7_bench nccl N REPEATS    (under mpirun, one rank per GPU, 1 x P) fp_solve_nccl
- *                                with its copies; an NCCL all-to-all (grouped send/recv)
- *                                of one pencil's bytes, four times: the transposes' bound
+ *                                with its copies, and its four transposes on the GPU as
+ *                                it reports them (fp_record_seconds; "-" if it does not);
+ *                                an NCCL all-to-all (grouped send/recv) of one pencil's
+ *                                bytes, four times: the transposes' bound
  *
  * The problem: N^3 cells, x Dirichlet, y Neumann, z Dirichlet, random f.
  * Before any figure, the result's residual max|L u - f|/max|f| must be
@@ -255,17 +257,20 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
         nccl_world_finalize(&w);
         return 1;
     }
-    double *ts = malloc(reps * sizeof *ts), *tx = malloc(reps * sizeof *tx), *d_s, *d_r;
+    double *ts = malloc(reps * sizeof *ts), *tx = malloc(reps * sizeof *tx), *tp = malloc(reps * sizeof *tp), *d_s,
+           *d_r;
     size_t block = cells / (size_t)w.size;
     CUDA_CHECK(cudaMalloc((void **)&d_s, cells * sizeof *d_s));
     CUDA_CHECK(cudaMalloc((void **)&d_r, cells * sizeof *d_r));
     for (int r = 0; r < reps; r++) {
         memcpy(a, a0, cells * sizeof *a);
         nccl_world_barrier(&w);
+        fp_reset_recorded();
         double t0 = wall_time();
         fp_solve_nccl(&g, pr, pc, w.comm, w.stream, a);
         nccl_world_barrier(&w);
         ts[r] = wall_time() - t0;
+        tp[r] = fp_recorded_seconds(FP_PART_TRANSPOSES); /* this rank's; -1 if unreported */
         t0 = wall_time();
         for (int x = 0; x < 4; x++) { /* the four transposes' worth */
             NCCL_CHECK(ncclGroupStart());
@@ -279,14 +284,18 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
         nccl_world_barrier(&w);
         tx[r] = wall_time() - t0;
     }
-    /* mode,N,solve_with_copies_s,alltoall_x4_s,gpus */
+    /* mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus (rank 0's) */
+    double x4 = median(tx, reps), tr = median(tp, reps);
+    char trs[32] = "-";
+    if (tr >= 0.0)
+        snprintf(trs, sizeof trs, "%.6f", tr);
     if (w.rank == 0)
-        printf("nccl,%d,%.6f,%.6f,%d\n", N, median(ts, reps), median(tx, reps), w.size);
+        printf("nccl,%d,%.6f,%s,%.6f,%d\n", N, median(ts, reps), trs, x4, w.size);
     void *buffers[2] = {d_s, d_r};
     for (int i = 0; i < 2; i++)
         CUDA_CHECK(cudaFree(buffers[i]));
     kit_free(f), kit_free(u), kit_free(a), kit_free(a0);
-    free(ts), free(tx);
+    free(ts), free(tx), free(tp);
     nccl_world_finalize(&w);
     return 0;
 }
