@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include <fftw3.h>
 
 #include <cuda_runtime.h>
@@ -282,6 +284,19 @@ static void all_residuals(const char *name, l7_solver solve)
 }
 
 START_TEST(residual_all_boundaries) { all_residuals("fp_solve_serial", fp_solve_serial); }
+END_TEST
+
+/* The z stage's batch is shared by OpenMP threads: each must keep its own
+ * buffers. A race shows only when threads really overlap, so this runs a
+ * medium grid 100 times with 4 threads (the test is about threads,
+ * never about speed). */
+START_TEST(batch_threads)
+{
+    omp_set_num_threads(4);
+    for (int rep = 0; rep < 100; rep++)
+        residual_case("fp_solve_serial with 4 OpenMP threads", fp_solve_serial, rep % 2 ? "DND" : "NDN", 64, 48, 40,
+                      500u + rep);
+}
 END_TEST
 
 /* The six cases of the notes' table on non-cubic grids: the error must be
@@ -610,6 +625,7 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = transform_vs_definition, .points = 2});
     ag_add(s, (ag_spec){.test = transform_round_trip, .points = 1});
     ag_add(s, (ag_spec){.test = residual_all_boundaries, .points = 2, .timeout = 30});
+    ag_add(s, (ag_spec){.test = batch_threads, .points = 1, .timeout = 30});
     ag_add(s, (ag_spec){.test = eigenmode_exact_error, .points = 3, .timeout = 30});
     ag_add(s, (ag_spec){.test = error_tables, .points = 2, .timeout = 30});
     ag_add(s, (ag_spec){.test = convergence_order, .points = 2, .timeout = 60});

@@ -126,6 +126,16 @@ fp_box fp_pencil_box(const fp_grid *g, int pr, int pc, int r, int c, fp_pencil p
 /* The cells two boxes share (n = 0 along an axis where they do not meet). */
 fp_box fp_box_intersect(const fp_box *a, const fp_box *b);
 
+/* Where a solver reports the time of one of its parts,
+ * for the benchmark (make bench reads it; the tests never do). fp_solve_nccl
+ * adds the time its four transposes took on the GPU (pack, exchange,
+ * unpack; cudaEventElapsedTime between events around each), once per call,
+ * after its last synchronisation. A solver that reports nothing shows "-". */
+typedef enum { FP_PART_TRANSPOSES = 0, FP_PARTS } fp_part;
+void fp_record_seconds(fp_part part, double seconds);
+double fp_recorded_seconds(fp_part part); /* the sum since the last reset; -1 if none */
+void fp_reset_recorded(void);
+
 /* ---- Stage 1, fp_basics.c ----------------------------------------------- */
 
 /* The eigenvalue of the 1-D operator with unit spacing for transform index

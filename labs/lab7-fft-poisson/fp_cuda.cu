@@ -16,7 +16,7 @@ struct fp_gpu {
     size_t cells;
     cufftHandle fwd[3], inv[3];
     double *real;             /* gathered lines (cells), also Thomas's gamma */
-    cufftDoubleComplex *spec; /* spectra: lines x (n/2 + 1) <= cells complex */
+    cufftDoubleComplex *spec; /* spectra: lines x (n/2 + 1) complex, the largest axis's */
     int *bad;                 /* a zero pivot was met */
 };
 
@@ -41,8 +41,14 @@ extern "C" fp_gpu *fp_gpu_create(const fp_grid *g, const fp_box box[3], cudaStre
         CUFFT_CHECK(cufftSetStream(P->fwd[a], stream));
         CUFFT_CHECK(cufftSetStream(P->inv[a], stream));
     }
+    /* the largest half spectrum of the three axes: lines x (n/2 + 1) */
+    size_t spec = 0;
+    for (int a = 0; a < 3; a++) {
+        size_t s = P->cells / (size_t)g->n[a] * (size_t)(g->n[a] / 2 + 1);
+        spec = s > spec ? s : spec;
+    }
     CUDA_CHECK(cudaMalloc(&P->real, P->cells * sizeof(double)));
-    CUDA_CHECK(cudaMalloc(&P->spec, P->cells * sizeof(cufftDoubleComplex)));
+    CUDA_CHECK(cudaMalloc(&P->spec, spec * sizeof(cufftDoubleComplex)));
     CUDA_CHECK(cudaMalloc(&P->bad, sizeof(int)));
     return P;
 }

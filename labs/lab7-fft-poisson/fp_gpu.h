@@ -11,10 +11,25 @@
 #ifndef LAB7_FP_GPU_H
 #define LAB7_FP_GPU_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <cuda_runtime.h>
 #include <nccl.h>
 
 #include "fft_poisson.h"
+
+/* A failed NCCL call: its text, file:line, and exit (mpi_check.h's
+ * NCCL_CHECK needs MPI's header, which the .cu files do without). */
+#define NCCL_OK(call)                                                                              \
+    do {                                                                                           \
+        ncclResult_t rc_ = (call);                                                                 \
+        if (rc_ != ncclSuccess) {                                                                  \
+            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
+                    ncclGetErrorString(rc_));                                                      \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +65,9 @@ void fp_gpu_sum(fp_gpu *p, const double *d_a, size_t n, double *d_sum);
 int fp_solve_cuda(const fp_grid *g, double *f);
 
 /* ---- Stage 6b, fp_nccl.cu: pencils over GPUs, one rank per GPU --------------- */
+
+/* fp_solve_nccl reports its transposes' time with fp_record_seconds
+ * (fft_poisson.h). */
 
 /* fp_solve_mpi with the device doing all the work: the transposes pack and
  * unpack on the device and exchange through NCCL grouped ncclSend/ncclRecv

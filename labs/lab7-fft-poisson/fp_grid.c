@@ -124,3 +124,26 @@ fp_box fp_box_intersect(const fp_box *a, const fp_box *b)
     }
     return o;
 }
+
+/* The parts' times the benchmark reads (fft_poisson.h). */
+static double recorded[FP_PARTS];
+static int recorded_any[FP_PARTS];
+
+void fp_record_seconds(fp_part part, double seconds)
+{
+    if (part >= 0 && part < FP_PARTS) {
+        recorded[part] += seconds;
+        recorded_any[part] = 1;
+    }
+}
+
+double fp_recorded_seconds(fp_part part)
+{
+    return part >= 0 && part < FP_PARTS && recorded_any[part] ? recorded[part] : -1.0;
+}
+
+void fp_reset_recorded(void)
+{
+    for (int p = 0; p < FP_PARTS; p++)
+        recorded[p] = 0.0, recorded_any[p] = 0;
+}

@@ -24,16 +24,19 @@ int fp_thomas_toeplitz(int n, double off, double b0, double b, double bn, double
         r[0] /= d;
         return 0;
     }
+    /* one division per row: the inverse pivot serves both updates */
     double aux = b0;
     if (aux == 0.0)
         return -1;
-    r[0] /= aux;
+    double inv = 1.0 / aux;
+    r[0] *= inv;
     for (int i = 1; i < n; i++) {
-        work[i] = off / aux;
+        work[i] = off * inv;
         aux = (i == n - 1 ? bn : b) - off * work[i];
         if (aux == 0.0)
             return -1;
-        r[i] = (r[i] - off * r[i - 1]) / aux;
+        inv = 1.0 / aux;
+        r[i] = (r[i] - off * r[i - 1]) * inv;
     }
     for (int i = n - 2; i >= 0; i--)
         r[i] -= work[i + 1] * r[i + 1];

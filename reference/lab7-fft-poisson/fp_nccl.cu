@@ -7,16 +7,6 @@
 #include "cuda_check.h"
 #include "fp_gpu.h"
 
-#define NCCL_OK(call)                                                                              \
-    do {                                                                                           \
-        ncclResult_t rc_ = (call);                                                                 \
-        if (rc_ != ncclSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
-                    ncclGetErrorString(rc_));                                                      \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 /* Copies the cells of part from src (laid out as box from) to dst (laid
  * out as box to): the pack (to = part) and the unpack (from = part). */
 __global__ static void copy_box(fp_box part, fp_box from, const double *src, fp_box to, double *dst)
@@ -39,6 +29,8 @@ struct pencils {
     ncclComm_t comm;
     cudaStream_t stream;
     double *send, *recv; /* device, one pencil each */
+    cudaEvent_t ev[8];   /* around each of the four transposes, for fp_record_seconds */
+    int nev;
 };
 
 static void launch_copy(const pencils &W, const fp_box &part, const fp_box &from, const double *src, const fp_box &to,
@@ -52,8 +44,9 @@ static void launch_copy(const pencils &W, const fp_box &part, const fp_box &from
 }
 
 /* x <-> y among the pc ranks of a row, y <-> z among the pr of a column. */
-static void transpose(const pencils &W, fp_pencil from, fp_pencil to, const double *in, double *out)
+static void transpose(pencils &W, fp_pencil from, fp_pencil to, const double *in, double *out)
 {
+    CUDA_CHECK(cudaEventRecord(W.ev[W.nev++], W.stream));
     int across_row = from != FP_ZPENCIL && to != FP_ZPENCIL;
     int peers = across_row ? W.pc : W.pr;
     size_t block = fp_box_cells(&W.box[from]) / (size_t)peers;
@@ -76,6 +69,7 @@ static void transpose(const pencils &W, fp_pencil from, fp_pencil to, const doub
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);
         launch_copy(W, part, part, W.recv + (size_t)q * block, W.box[to], out);
     }
+    CUDA_CHECK(cudaEventRecord(W.ev[W.nev++], W.stream));
 }
 
 /* Removes the global mean (sum over every rank's pencil). */
@@ -100,7 +94,9 @@ extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, 
         return -1;
     }
     pencils W;
-    W.g = *g, W.pr = pr, W.pc = pc, W.r = rank / pc, W.c = rank % pc, W.comm = comm, W.stream = stream;
+    W.g = *g, W.pr = pr, W.pc = pc, W.r = rank / pc, W.c = rank % pc, W.comm = comm, W.stream = stream, W.nev = 0;
+    for (int e = 0; e < 8; e++)
+        CUDA_CHECK(cudaEventCreate(&W.ev[e]));
     for (int p = 0; p < 3; p++)
         W.box[p] = fp_pencil_box(g, pr, pc, W.r, W.c, (fp_pencil)p);
     size_t cells = fp_box_cells(&W.box[0]), bytes = cells * sizeof(double);
@@ -133,6 +129,15 @@ extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, 
     CUDA_CHECK(cudaMemcpyAsync(&rc, d_rc, sizeof rc, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaMemcpyAsync(a, d_a, bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
+    double seconds = 0.0;
+    for (int e = 0; e < W.nev; e += 2) {
+        float ms;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, W.ev[e], W.ev[e + 1]));
+        seconds += ms / 1e3;
+    }
+    fp_record_seconds(FP_PART_TRANSPOSES, seconds);
+    for (int e = 0; e < 8; e++)
+        CUDA_CHECK(cudaEventDestroy(W.ev[e]));
     CUDA_CHECK(cudaFree(d_a));
     CUDA_CHECK(cudaFree(d_b));
     CUDA_CHECK(cudaFree(W.send));

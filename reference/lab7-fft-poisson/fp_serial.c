@@ -75,27 +75,59 @@ int fp_solve_z(const fp_grid *g, const fp_box *box, double *a)
     /* the corner: ghost u_0 (Neumann) adds +1/h^2, ghost -u_0 (Dirichlet) -1/h^2 */
     const double corner = g->bc[2] == FP_N ? off : -off;
     int bad = 0;
+    /* Each task: LINES neighbouring systems of one y row, solved together
+     * element by element (Thomas's recurrences run along z within a system
+     * but are independent across systems: with the system index fastest,
+     * the inner loops vectorise, as the GPU kernel's threads do). Their
+     * elements at one z are neighbours in memory too, so the gather and the
+     * scatter move whole cache lines. */
+    enum { LINES = 16 };
 #pragma omp parallel reduction(| : bad)
     {
-        double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
+        double *r = kit_alloc_doubles((size_t)LINES * nz), *gam = kit_alloc_doubles((size_t)LINES * nz);
 #pragma omp for collapse(2) schedule(static)
         for (int j = 0; j < ny; j++)
-            for (int i = 0; i < nx; i++) {
-                int kx = box->lo[0] + i, ky = box->lo[1] + j;
-                double b = -2.0 * off + scaled_eigenvalue(g, 0, kx) + scaled_eigenvalue(g, 1, ky);
-                double b0 = b + corner, bn = b + corner;
-                if (kx == 0 && ky == 0 && fp_singular(g))
-                    b0 -= off; /* pins u_0 = 0 in the singular (0,0) system (see the README) */
-                size_t s = (size_t)i + (size_t)nx * j;
+            for (int i0 = 0; i0 < nx; i0 += LINES) {
+                int m = nx - i0 < LINES ? nx - i0 : LINES;
+                size_t s0 = (size_t)i0 + (size_t)nx * j;
+                double b[LINES], first[LINES], last[LINES], inv[LINES];
+                for (int q = 0; q < m; q++) {
+                    int kx = box->lo[0] + i0 + q, ky = box->lo[1] + j;
+                    b[q] = -2.0 * off + scaled_eigenvalue(g, 0, kx) + scaled_eigenvalue(g, 1, ky);
+                    first[q] = last[q] = b[q] + corner;
+                    if (kx == 0 && ky == 0 && fp_singular(g))
+                        first[q] -= off; /* pins u_0 = 0 in the singular (0,0) system (see the README) */
+                    if (nz == 1) /* one row: both corner corrections */
+                        first[q] += last[q] - b[q];
+                }
                 for (int k = 0; k < nz; k++)
-                    line[k] = a[s + sz * k] * scale;
-                if (fp_thomas_toeplitz(nz, off, b0, b, bn, line, work) != 0)
-                    bad = 1;
+                    for (int q = 0; q < m; q++)
+                        r[(size_t)k * LINES + q] = a[s0 + q + sz * k] * scale;
+                /* Thomas, one division per row */
+                for (int q = 0; q < m; q++) {
+                    bad |= first[q] == 0.0;
+                    inv[q] = 1.0 / first[q];
+                    r[q] *= inv[q];
+                }
+                for (int k = 1; k < nz; k++) {
+                    double *rk = r + (size_t)k * LINES, *gk = gam + (size_t)k * LINES;
+                    for (int q = 0; q < m; q++) {
+                        gk[q] = off * inv[q];
+                        double aux = (k == nz - 1 ? last[q] : b[q]) - off * gk[q];
+                        bad |= aux == 0.0;
+                        inv[q] = 1.0 / aux;
+                        rk[q] = (rk[q] - off * rk[q - LINES]) * inv[q];
+                    }
+                }
+                for (int k = nz - 2; k >= 0; k--)
+                    for (int q = 0; q < m; q++)
+                        r[(size_t)k * LINES + q] -= gam[(size_t)(k + 1) * LINES + q] * r[(size_t)(k + 1) * LINES + q];
                 for (int k = 0; k < nz; k++)
-                    a[s + sz * k] = line[k];
+                    for (int q = 0; q < m; q++)
+                        a[s0 + q + sz * k] = r[(size_t)k * LINES + q];
             }
-        kit_free(line);
-        kit_free(work);
+        kit_free(r);
+        kit_free(gam);
     }
     return bad ? -1 : 0;
 }

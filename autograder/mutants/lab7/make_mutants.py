@@ -29,7 +29,7 @@ m("neumann_high_face_sign", "Neumann data folded with the wrong sign at the high
 m("singular_mode_divided_by_zero", "The singular mode of an all-periodic/Neumann problem divided by its zero eigenvalue.",
   [("fp_serial.c", "if (kx == 0 && ky == 0 && k == 0 && fp_singular(g))", "if (0)")])
 m("singular_system_not_pinned", "The singular (0,0) z system of a Neumann z solved as it is (no pinned value).",
-  [("fp_serial.c", "                    b0 -= off; /* pins", "                    b0 -= 0.0; /* pins")])
+  [("fp_serial.c", "                        first[q] -= off; /* pins", "                        first[q] -= 0.0; /* pins")])
 m("makhoul_inverse_paper_sign", "Makhoul's inverse with the paper's sign: exp(-i pi k/2n) instead of exp(+i pi k/2n).",
   [("fp_makhoul.c", "v[k] = 0.5 * cexp(I * pi * k", "v[k] = 0.5 * cexp(-I * pi * k")])
 m("dst_not_reversed", "DST-II through the DCT without reading the result backwards.",
@@ -40,20 +40,18 @@ m("plan_for_x_length", "One FFT plan's length (nx) used for every axis.",
   [("fp_serial.c", "fftw_iodim line = {g->n[axis], stride[axis], stride[axis]};",
     "fftw_iodim line = {g->n[0], stride[axis], stride[axis]};")])
 m("batch_buffers_shared", "The collapsed batch's line and work buffers shared by all threads (a race).",
-  [("fp_serial.c", """    int bad = 0;
+  [("fp_serial.c", """#pragma omp parallel reduction(| : bad)
+    {
+        double *r = kit_alloc_doubles((size_t)LINES * nz), *gam = kit_alloc_doubles((size_t)LINES * nz);
+""", """    double *r = kit_alloc_doubles((size_t)LINES * nz), *gam = kit_alloc_doubles((size_t)LINES * nz);
 #pragma omp parallel reduction(| : bad)
     {
-        double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
-""", """    int bad = 0;
-    double *line = kit_alloc_doubles((size_t)nz), *work = kit_alloc_doubles((size_t)nz);
-#pragma omp parallel reduction(| : bad)
-    {
-"""), ("fp_serial.c", """        kit_free(line);
-        kit_free(work);
+"""), ("fp_serial.c", """        kit_free(r);
+        kit_free(gam);
     }
     return bad ? -1 : 0;""", """    }
-    kit_free(line);
-    kit_free(work);
+    kit_free(r);
+    kit_free(gam);
     return bad ? -1 : 0;""")])
 m("transpose_swaps_communicators", "The transposes use the column communicator for x <-> y and the row one for y <-> z.",
   [("fp_mpi.c", "MPI_Comm comm = across_row ? d->row : d->col;", "MPI_Comm comm = across_row ? d->col : d->row;")])

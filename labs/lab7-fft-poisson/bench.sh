@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# make bench LAB=7 [IMPL=reference | SUBMISSION=DIR]
+#
+# Lab 7's performance study, every figure beside its bound measured in the
+# same run (lab7_bench.c; each result's residual is checked before any of
+# its figures is printed):
+#   - CPU: fp_solve_serial and its parts (transforms, z stage) against FFTW
+#     alone doing the same four r2r transforms (goal: solve <= 1.5x FFTW);
+#   - GPU (where there is one): the device part of the solver and its parts
+#     against cuFFT alone doing the same D2Z/Z2D batches (goal <= 1.5x),
+#     the device copy rate, and the solve with its host copies;
+#   - 2 GPUs (where there are two): fp_solve_nccl on 1 and 2 GPUs (strong
+#     scaling, with copies), its transposes as it reports them, and an NCCL
+#     all-to-all of the same bytes (goal: transposes at >= 80% of its rate);
+#   - the radiator problem of labs 2 and 4: the direct solve against
+#     common's Jacobi run to an update norm of 1e-8.
+# Medians of BENCH_REPEATS runs after a checked warm-up. Writes
+# (the CSV's nccl lines: mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus)
+# build/bench/lab7/bench.csv and bench.png, prints the goals. A wrong result
+# prints INVALID in place of its figures and makes the benchmark exit 1.
+#
+# Knobs: BENCH_CPU_SIZES ("32 64 128"; a larger host: "64 128 256 512"),
+# BENCH_GPU_SIZES ("64 128 256 512 1024"), BENCH_NCCL_SIZES ("256 512 1024"),
+# BENCH_RADIATOR_SIZES ("24 32"), BENCH_REPEATS (5), BENCH_BIN (programs
+# built elsewhere: a folder holding lab7_bench and fft_poisson).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=build/bench/lab7
+CPU_SIZES=${BENCH_CPU_SIZES:-"32 64 128"}
+GPU_SIZES=${BENCH_GPU_SIZES:-"64 128 256 512 1024"}
+NCCL_SIZES=${BENCH_NCCL_SIZES:-"256 512 1024"}
+RADIATOR_SIZES=${BENCH_RADIATOR_SIZES:-"24 32"}
+REPEATS=${BENCH_REPEATS:-5}
+export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
+mkdir -p "$OUT"
+
+if [ -n "${BENCH_BIN:-}" ]; then
+    bin=$BENCH_BIN
+else
+    src_args=()
+    [ -n "${SUBMISSION:-}" ] && src_args+=(SUBMISSION="$SUBMISSION")
+    [ -n "${IMPL:-}" ] && src_args+=(IMPL="$IMPL")
+    echo "building lab 7 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
+    make --no-print-directory -s -f common/mk/lab.mk LAB=7 BUILD="$OUT/build" "${src_args[@]}" all >/dev/null
+    bin=$OUT/build
+fi
+gpus=0
+command -v nvidia-smi >/dev/null 2>&1 && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+echo "CPU: $cpu, $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$gpus" -gt 0 ] && nvidia-smi --query-gpu=index,name --format=csv,noheader
+MPIRUN=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+
+csv=$OUT/bench.csv
+echo "mode,N,solve_s,transforms_s,z_s,bound_s,solve_over_bound,copy_GBs,with_copies_s" >"$csv"
+status=0
+run() { # a lab7_bench line into the CSV; INVALID or a failure marks the run
+    local line
+    if line=$("$@" 2>&1 | tail -1) && ! [[ $line == *INVALID* ]]; then
+        echo "$line" >>"$csv"
+    else
+        echo "$line" | tee -a "$csv" >&2
+        status=1
+    fi
+}
+for n in $CPU_SIZES; do run "$bin/lab7_bench" cpu "$n" "$REPEATS"; done
+if [ "$gpus" -ge 1 ]; then
+    for n in $GPU_SIZES; do run "$bin/lab7_bench" gpu "$n" "$REPEATS"; done
+fi
+if [ "$gpus" -ge 2 ]; then
+    for n in $NCCL_SIZES; do
+        run "${MPIRUN[@]}" -np 1 "$bin/lab7_bench" nccl "$n" "$REPEATS"
+        run "${MPIRUN[@]}" -np 2 "$bin/lab7_bench" nccl "$n" "$REPEATS"
+    done
+fi
+column -s, -t "$csv"
+
+echo
+echo "goals (measured in this run):"
+awk -F, '$1 == "cpu" && $3 ~ /^[0-9]/ { printf "  CPU N=%-5d solve %.4f s = %.2fx FFTW alone (goal <= 1.5x); transforms %.0f%%, z stage %.0f%% of the solve\n", $2, $3, $7, 100 * $4 / $3, 100 * $5 / $3 }
+     $1 == "gpu" && $3 ~ /^[0-9]/ { printf "  GPU N=%-5d solve on the device %.5f s = %.2fx cuFFT alone (goal <= 1.5x); %.1f Gcells/s; device copy %.0f GB/s; with host copies %.4f s\n", $2, $3, $7, $2 * $2 * $2 / $3 / 1e9, $8, $9 }
+     $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; transposes %s s; NCCL all-to-all of the same bytes x4 %.5f s", $2, $6, $3, $4, $5
+                                     if ($4 ~ /^[0-9]/ && $4 > 0) printf " = %.0f%% of it (goal >= 80%% on 2 GPUs)", 100 * $5 / $4
+                                     printf "\n" }' "$csv"
+[ "$gpus" = 0 ] && echo "  GPU: - (no GPU here)"
+[ "$gpus" -lt 2 ] && echo "  2 GPUs: - (fewer than 2 GPUs here)"
+
+echo
+echo "the radiator problem of labs 2 and 4 (common/poisson.h), direct against Jacobi:"
+for n in $RADIATOR_SIZES; do "$bin/fft_poisson" radiator "$n" | sed 's/^/  /'; done
+
+if command -v gnuplot >/dev/null 2>&1 && grep -q '^cpu,[0-9]*,[0-9]' "$csv"; then
+    gnuplot -e "csv='$csv'; out='$OUT/bench.png'" labs/lab7-fft-poisson/bench.gp && echo "plot: $OUT/bench.png"
+fi
+exit $status
