@@ -9,6 +9,7 @@
 #include "cuda_check.h"
 #include "decomp.h"
 #include "jacobi4.h"
+#include "nccl_check.h" /* NCCL_OK(call) */
 #include "poisson.h"
 #include "timer.h"
 

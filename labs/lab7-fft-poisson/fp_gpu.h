@@ -18,18 +18,7 @@
 #include <nccl.h>
 
 #include "fft_poisson.h"
-
-/* A failed NCCL call: its text, file:line, and exit (mpi_check.h's
- * NCCL_CHECK needs MPI's header, which the .cu files do without). */
-#define NCCL_OK(call)                                                                              \
-    do {                                                                                           \
-        ncclResult_t rc_ = (call);                                                                 \
-        if (rc_ != ncclSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
-                    ncclGetErrorString(rc_));                                                      \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "nccl_check.h"
 
 #ifdef __cplusplus
 extern "C" {

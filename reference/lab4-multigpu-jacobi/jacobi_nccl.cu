@@ -13,18 +13,9 @@
 #include "cuda_check.h"
 #include "decomp.h"
 #include "jacobi4.h"
+#include "nccl_check.h"
 #include "poisson.h"
 #include "timer.h"
-
-#define NCCL_OK(call)                                                                              \
-    do {                                                                                           \
-        ncclResult_t rc_ = (call);                                                                 \
-        if (rc_ != ncclSuccess) {                                                                  \
-            fprintf(stderr, "%s:%d: NCCL error in %s: %s\n", __FILE__, __LINE__, #call,           \
-                    ncclGetErrorString(rc_));                                                      \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 extern "C" int jacobi_nccl(int N, double tol, int max_iter, const double *f, double *u, double *u_old,
                            const nccl_world *world)
