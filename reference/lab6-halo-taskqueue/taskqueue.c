@@ -4,8 +4,10 @@
  * through _Atomic int pointers (same size and representation as int on
  * every platform the kit supports). Acquire on every load that tells "the
  * other side is done", release on every store that says "I am done". */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <sched.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "halo6.h"
 
@@ -68,8 +70,15 @@ void tq_host_push_task(taskqueue *tq, int block)
 
 void tq_host_wait(taskqueue *tq, int block, int bit)
 {
-    while (!(atomic_load_explicit(atomic_int_at(&tq->request[block]), memory_order_acquire) & bit))
-        sched_yield();
+    /* Yield first (the answer is usually near), then back off: 27 waiting
+     * blocks that only yield still keep two cores busy for nothing. */
+    for (int spins = 0; !(atomic_load_explicit(atomic_int_at(&tq->request[block]), memory_order_acquire) & bit);
+         spins++) {
+        if (spins < 64)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){.tv_nsec = 20000}, NULL);
+    }
 }
 
 int memcpy_state_step(int state, memcpy_event ev)

@@ -1,0 +1,78 @@
+"""Regenerates lab 6's mutants from the reference (run from the kit's root:
+    python3 autograder/mutants/lab6/make_mutants.py
+after changing a file of reference/lab6-halo-taskqueue/). A description's
+line "requires: gpu" marks a mutant only a GPU host can catch."""
+import sys; sys.path.insert(0, "autograder/mutants")
+from mkpatch import mutant
+R = "reference/lab6-halo-taskqueue"
+
+
+def m(name, desc, edits):
+    mutant(R, f"autograder/mutants/lab6/{name}.patch", desc, edits)
+
+
+
+m("send_tag_not_block_id", "halo_send_block sends every block with tag 0, not its block id (receives are matched by tag = block id).",
+  [("halo_baseline.c", "MPI_CHECK(MPI_Send(L->send_buf[block], (int)L->sizes[block], MPI_DOUBLE, L->send_to[block], block, C->comm));",
+    "MPI_CHECK(MPI_Send(L->send_buf[block], (int)L->sizes[block], MPI_DOUBLE, L->send_to[block], 0, C->comm));"),
+   ("halo_baseline.c", "MPI_CHECK(MPI_Isend(L->send_buf[block], (int)L->sizes[block], MPI_DOUBLE, L->send_to[block], block, C->comm,",
+    "MPI_CHECK(MPI_Isend(L->send_buf[block], (int)L->sizes[block], MPI_DOUBLE, L->send_to[block], 0, C->comm,")])
+m("ring_partners_asymmetric", "HALO_PAT_RING receives from the next rank, the one it also sends to: send and receive partners are not symmetric.",
+  [("halo_config.c", """    case HALO_PAT_RING:
+        *send_to = next;
+        *recv_from = prev;""", """    case HALO_PAT_RING:
+        *send_to = next;
+        *recv_from = next;""")])
+m("sentinel_without_iteration", "halo_msg_value leaves the iteration out of the sentinel: a stale buffer from the last iteration passes the unpack check.",
+  [("halo_config.c", "return 1000.0 * (iteration + 1) + 100.0 * rank + block;", "(void)iteration;\n    return 1000.0 + 100.0 * rank + block;")])
+m("strided_loop_skips_tail", "halo_pack_thread stops at the last multiple of nthreads: the tail of a buffer whose size is no multiple of the thread count is never packed.",
+  [("halo_pack.c", "for (size_t i = (size_t)tid; i < n; i += (size_t)nthreads)", "for (size_t i = (size_t)tid; i < n / (size_t)nthreads * (size_t)nthreads; i += (size_t)nthreads)")])
+m("unpack_check_skips_last", "halo_unpack_check's full check stops one element short: a wrong last element passes.",
+  [("halo_pack.c", "for (size_t i = 0; i < n; i++)\n            wrong", "for (size_t i = 0; i + 1 < n; i++)\n            wrong")])
+m("lock_with_plain_accesses", "tq_host_push_task takes the lock with a plain test and a plain store instead of an atomic compare-and-swap: two blocks can both enter, and a task is lost under contention (a data race ThreadSanitizer reports).",
+  [("taskqueue.c", """    int expected = -1;
+    while (!atomic_compare_exchange_weak_explicit(atomic_int_at(tq->lock), &expected, block, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+        expected = -1;
+        sched_yield(); /* 27 "blocks" on 2 cores: let the owner run */
+    }""", """    while (*tq->lock != -1)
+        sched_yield();
+    *tq->lock = block;""")])
+m("notify_overwrites_bits", "tq_cpu_notify stores the bits instead of ORing them in: a second notification wipes out the first.",
+  [("taskqueue.c", "atomic_fetch_or_explicit(atomic_int_at(&tq->request[block]), bits, memory_order_release);",
+    "atomic_store_explicit(atomic_int_at(&tq->request[block]), bits, memory_order_release);")])
+m("channel_task_relaxed", "tq_host_push_task (channel per block) posts the task with a relaxed store: the CPU may read the block's pack before it is visible (a data race ThreadSanitizer reports).",
+  [("taskqueue.c", "atomic_store_explicit(atomic_int_at(&tq->task_list[block]), 1, memory_order_release);",
+    "atomic_store_explicit(atomic_int_at(&tq->task_list[block]), 1, memory_order_relaxed);")])
+m("notify_wrong_bit", "halo_tq_iteration notifies a completed receive with TQ_BIT_H2D instead of TQ_BIT_RECV: the blocks wait forever.",
+  [("halo_tq_loop.c", "tq_cpu_notify(tq, index, TQ_BIT_RECV);", "tq_cpu_notify(tq, index, TQ_BIT_H2D);")])
+m("unpack_before_receive", "halo_tq_iteration releases a block for unpacking as soon as it has sent the block's data, before its receive has completed.",
+  [("halo_tq_loop.c", """            halo_send_block(L, C, block, blocking);
+            events++;""", """            halo_send_block(L, C, block, blocking);
+            tq_cpu_notify(tq, block, TQ_BIT_RECV);
+            events++;""")])
+m("no_reset_between_iterations", "halo_tq_iteration never calls tq_reset: the next iteration starts with last iteration's notifications and queue position.",
+  [("halo_tq_loop.c", "    tq_reset(tq); /* the kernel is over: nothing races with the reset */\n", "")])
+m("testany_index_assumed_in_order", "halo_tq_iteration notifies the blocks in the order receives were posted (0, 1, 2, ...) instead of the index MPI_Testany returned.",
+  [("halo_tq_loop.c", "    int nb = L->num_blocks, events = 0;", "    int nb = L->num_blocks, events = 0, received = 0;"),
+   ("halo_tq_loop.c", "tq_cpu_notify(tq, index, TQ_BIT_RECV);", "tq_cpu_notify(tq, received++, TQ_BIT_RECV);")])
+m("testany_order_not_recorded", "halo_waitall_via_testany records the loop counter, not the index MPI_Testany returned: the order of completion is lost.",
+  [("halo_baseline.c", "        order[i] = index;", "        order[i] = i;")])
+m("send_before_pack_finished", "halo_baseline_iteration sends before waiting for the pack kernel: the buffers go out half packed.",
+  [("halo_baseline.c", """    if (be->synchronize())  /* the packed data is in host memory only now */
+        return -1;
+    for (int b = 0; b < nb; b++)
+        halo_send_block(L, C, b, blocking);""", """    for (int b = 0; b < nb; b++)
+        halo_send_block(L, C, b, blocking);
+    if (be->synchronize())
+        return -1;""")])
+m("loop_stops_after_tasks", "halo_tq_iteration counts only the tasks (num_blocks events), not the receives too: it can leave before every block was notified.",
+  [("halo_tq_loop.c", "    while (events < 2 * nb) {", "    while (events < nb) {")])
+m("memcpy_query_while_packing", "memcpy_state_needs_query also asks about blocks that are packing (state 1), where no copy is in flight: a costly cudaStreamQuery per pass for nothing.",
+  [("taskqueue.c", "    return state == 0 || state == 3;", "    return state == 0 || state == 1 || state == 3;")])
+m("guard_always_fits", "halo_cuda_tq_fits says every launch fits: a persistent kernel with more blocks than can be resident would be launched and hang.\nrequires: gpu",
+  [("halo_kernels.cu", "    return blocks <= resident;", "    return 1;")])
+m("gpu_read_always_samples", "GPU_global_Read checks one sampled element per thread even when the full check is asked for.\nrequires: gpu",
+  [("halo_kernels.cu", "    if (p.full) {\n        for", "    if (0) {\n        for")])
+m("device_words_not_reset", "halo_cuda_launch_tq does not reset the queue's tail before each launch: from the second iteration on, tasks go past the end of task_list.\nrequires: gpu",
+  [("halo_kernels.cu", "    CUDA_CHECK(cudaMemsetAsync(tq->tail, 0, sizeof(int), stream));\n", "")])
