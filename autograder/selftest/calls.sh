@@ -7,6 +7,7 @@
 # that it loses points there). It reuses the builds of the labs' part of the
 # same run; a mutant that only a GPU host can run is still compiled here and
 # its objects checked.
+# selftest: after the labs
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh

@@ -30,6 +30,12 @@ class Lines(unittest.TestResult):
         super().addError(test, err)
         self.report(test, err, "error")
 
+    def addSubTest(self, test, subtest, err):
+        # A failing subTest fails the run: it must say which and why.
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            self.report(subtest, err, "failed")
+
 
 suite = unittest.defaultTestLoader.discover("grading/tests", top_level_dir=".")
 result = Lines()

@@ -19,6 +19,7 @@ echo "# N rms_DDD rms_NND rms_NNN" >"$data"
 for n in 8 16 32 64 128; do
     row="$n"
     for c in "DDD 1 3 4" "NND 1 2 3" "NNN 1 3 6"; do
+        # shellcheck disable=SC2086 # c is four words: the case and its three arguments
         set -- $c
         line=$("$bin" mms "$1" "$n" "$2" "$3" "$4")
         echo "$line"

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Self-test of instructor grading beyond lab 1 (run by make test): a small
+# class of an MPI lab (lab 5: mpirun inside the sandbox) and of a GPU lab
+# (lab 3: nvcc's objects, and the GPU's device files inside the sandbox)
+# goes through autograder/grade as a course's would. Each class holds the
+# reference, the untouched skeleton and one mutant; the reference must get
+# every point of the tests this host runs (a GPU test without a GPU is
+# skipped, and scores nothing for anyone), the skeleton none, the mutant
+# less than the reference. grading.sh tries the hostile cases on lab 1;
+# this is about the labs' own machinery working in the sandbox.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=autograder/selftest/lib.sh
+. autograder/selftest/lib.sh
+
+OUT=build/selftest/grading-labs
+rm -rf "$OUT"
+mkdir -p "$OUT"
+if ! probe=$(autograder/sandbox/run --probe 2>&1); then
+    skip "grading of labs 3 and 5: the sandbox cannot run here ($probe)"
+    exit 0
+fi
+GPUS=$(selftest_gpu_count)
+
+# class LAB MUTANT: reference, skeleton and the reference with MUTANT
+# applied, each with the lab's student files only.
+class() {
+    local lab=$1 mutant=$2 dir ref skel f files
+    dir=$OUT/lab$lab/class
+    ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
+    mkdir -p "$dir/reference" "$dir/skeleton" "$dir/mutant_$mutant"
+    read -ra files < <(sed -n 's/^STUDENT_FILES *:*= *//p' "$skel/lab.mk")
+    for f in "${files[@]}"; do
+        if [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/reference/"; else cp "$skel/$f" "$dir/reference/"; fi
+        cp "$skel/$f" "$dir/skeleton/"
+    done
+    cp "$dir/reference/"* "$dir/mutant_$mutant/"
+    patch -s -p1 -d "$dir/mutant_$mutant" <"autograder/mutants/lab$lab/$mutant.patch"
+}
+
+# grade_lab LAB MUTANT WHAT
+grade_lab() {
+    local lab=$1 mutant=$2 what=$3 t0 rc
+    mkdir -p "$OUT/lab$lab"
+    if ! class "$lab" "$mutant" >"$OUT/lab$lab/class.log" 2>&1; then
+        fail "lab $lab ($what): the class could not be made (see $OUT/lab$lab/class.log)"
+        return
+    fi
+    t0=$(date +%s)
+    autograder/grade -j 2 --wall 300 --no-perf -o "$OUT/lab$lab/grades" "$lab" "$OUT/lab$lab/class" \
+        >"$OUT/lab$lab/grade.log" 2>&1
+    rc=$?
+    if [ "$rc" != 0 ] || [ ! -s "$OUT/lab$lab/grades/gradebook.csv" ]; then
+        fail "lab $lab ($what): autograder/grade stopped with status $rc (see $OUT/lab$lab/grade.log)"
+        return
+    fi
+    # The reference's results.json says which tests ran: every one of them
+    # must have passed. Skipped ones (no GPU here) score 0 for everyone.
+    python3 - "$OUT/lab$lab/grades" "$lab" "$mutant" "$what" "$(($(date +%s) - t0))" "$GPUS" <<'PY'
+import csv, json, os, sys
+root, lab, mutant, what, secs, gpus = sys.argv[1:]
+book = {r["student"]: r for r in csv.DictReader(open(os.path.join(root, "gradebook.csv")))}
+problems = []
+ref, skel, mut = book.get("reference"), book.get("skeleton"), book.get(f"mutant_{mutant}")
+if not (ref and skel and mut):
+    print(f"FAILED  lab {lab} ({what}): the gradebook lacks a row ({sorted(book)})")
+    sys.exit()
+res = json.load(open(os.path.join(root, "students", "reference", "results.json")))
+ran = [t for t in res["tests"] if not t["output"].startswith("SKIP") and "skipped" not in t["output"]]
+lost = [t["name"] for t in ran if t["score"] < t["max_score"]]
+runnable = sum(t["max_score"] for t in ran)
+for sid, r in (("reference", ref), ("skeleton", skel), (f"mutant_{mutant}", mut)):
+    if r["status"] != "graded":
+        problems.append(f"{sid} {r['status']} ({r['review'][:80]})")
+if lost:
+    problems.append(f"the reference lost {lost}")
+if runnable == 0:
+    problems.append("no test ran on this host")
+if float(skel["total"]) != 0:
+    problems.append(f"the skeleton scored {skel['total']}")
+if float(mut["total"]) >= float(ref["total"]):
+    problems.append(f"the mutant scored {mut['total']}, the reference {ref['total']}")
+skipped = float(ref["max"]) - runnable
+what = (f"lab {lab} ({what}) graded in the sandbox in {secs} s, {gpus} GPU(s): reference {ref['total']}/{ref['max']}"
+        + (f" ({skipped:g} points in tests this host cannot run)" if skipped else "")
+        + f", skeleton {skel['total']}, mutant {mutant} {mut['total']}")
+print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
+PY
+}
+
+# An MPI lab: the reference's end-to-end runs start 3-5 ranks in the sandbox.
+grade_lab 5 halo_to_wrong_neighbour "MPI"
+# A GPU lab: without a GPU, only its build in the sandbox is tried (its
+# tests all need one), with nvcc where the host has it.
+if [ "$GPUS" -gt 0 ]; then
+    grade_lab 3 gpu2_floor_grid "CUDA"
+elif selftest_nvcc >/dev/null; then
+    mkdir -p "$OUT/lab3"
+    if class 3 gpu2_floor_grid >"$OUT/lab3/class.log" 2>&1 &&
+        autograder/grade -j 2 --no-perf -o "$OUT/lab3/grades" 3 "$OUT/lab3/class" >"$OUT/lab3/grade.log" 2>&1 &&
+        [ "$(awk -F, '$1 == "reference" { print $2 }' "$OUT/lab3/grades/gradebook.csv")" = graded ]; then
+        pass "lab 3 (CUDA) builds in the sandbox with nvcc and is graded (its tests need a GPU: skipped here)"
+    else
+        fail "lab 3 (CUDA): the reference was not built and graded in the sandbox (see $OUT/lab3/grade.log)"
+    fi
+else
+    skip "lab 3 (CUDA): no GPU and no nvcc here"
+fi
+exit 0
