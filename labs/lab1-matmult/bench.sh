@@ -52,7 +52,19 @@ if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "$core" = Prescott ]; then
 fi
 cpu=$(bench_cpu_name)
 peak=$(bench_cpu_peak_gflops)
+# The vectors the lab's flags (-O3 -march=native) give GCC on this CPU, and
+# the -march it resolves to: a register tile is built from them (the
+# reference's tile is MR x 2 vectors: 8 x 16 with AVX-512, 6 x 8 with AVX,
+# 4 x 4 with SSE2), and GCC's tuning for the CPU decides how wide it codes.
+macros=$(gcc -O3 -march=native -dM -E - </dev/null)
+case $macros in
+*__AVX512F__*) vec="AVX-512 (8 doubles), reference tile 8 x 16" ;;
+*__AVX__*) vec="AVX (4 doubles), reference tile 6 x 8" ;;
+*) vec="SSE2 (2 doubles), reference tile 4 x 4" ;;
+esac
+march=$(gcc -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" { print $2; exit }')
 echo "CPU: $cpu; OpenBLAS core: ${OPENBLAS_CORETYPE:-$core}; one thread (peak bound $peak GFLOP/s); median of $REPEATS; $(bench_date)"
+echo "vectors: $vec; gcc -march=native is -march=${march:-?}"
 
 # one BUILD TYPE N [BS]: one timed run -> "STATUS kB Mflop/s"
 one() {
