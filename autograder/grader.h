@@ -92,6 +92,11 @@ void ag_poison(double *a, size_t n);
  * own results and prints "FAIL ..." lines for what was wrong. */
 void ag_run_mpi(const char *program, int np, const char *args, int seconds);
 
+/* Runs PROGRAM as ag_run_mpi does, for input it must refuse: passes when it
+ * ends within the time limit, with a non-zero exit status and text in its
+ * output (a clean MPI_Abort with a message, not a hang or a crash). */
+void ag_run_mpi_refused(const char *program, int np, const char *args, const char *text, int seconds);
+
 /* ---- helpers the labs' tests share --------------------------------------- */
 
 /* A lab's hidden tests: hidden_labN.c defines this function and registers

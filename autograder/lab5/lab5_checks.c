@@ -147,34 +147,6 @@ void l5_check_composition(l5_region_fn fn, const char *name, int dimx, int dimy,
     kit_free(in), kit_free(vel), kit_free(prev), kit_free(one), kit_free(staged), kit_free(serial);
 }
 
-void l5_expect_abort(int np, const char *args, const char *text, int seconds)
-{
-    char dir[PATH_MAX], log[] = "/tmp/l5_abort_XXXXXX", cmd[2 * PATH_MAX + 256], out[4096];
-    ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
-    ck_assert_msg(len > 0, "cannot find the test program's own path");
-    dir[len] = '\0';
-    *strrchr(dir, '/') = '\0';
-    int fd = mkstemp(log);
-    ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
-    close(fd);
-    snprintf(cmd, sizeof cmd, "timeout -k 5 %d mpirun %s --oversubscribe -np %d %s/wave %s >%s 2>&1", seconds,
-             geteuid() == 0 ? "--allow-run-as-root" : "", np, dir, args, log);
-    int status = system(cmd);
-    int rc = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    FILE *fp = fopen(log, "r");
-    size_t got = fp ? fread(out, 1, sizeof out - 1, fp) : 0;
-    out[got] = '\0';
-    if (fp)
-        fclose(fp);
-    unlink(log);
-    ck_assert_msg(rc != 124 && rc != 137, "mpirun -np %d wave %s: no end within %d s (expected a clean abort)", np,
-                  args, seconds);
-    ck_assert_msg(rc != 0, "mpirun -np %d wave %s: exit status 0; expected a message and MPI_Abort (output: %.300s)",
-                  np, args, out);
-    ck_assert_msg(strstr(out, text) != NULL, "mpirun -np %d wave %s: exit status %d, but its output lacks \"%s\": %.400s",
-                  np, args, rc, text, out);
-}
-
 /* launch_kernel on copies of the arrays in device memory, for the region
  * checks above (the GPU tests). next's whole region goes up too, so that
  * planes the kernel must not write keep their NaN. */

@@ -39,11 +39,5 @@ void l5_check_delta(l5_region_fn fn, const char *name, int dimx, int dimy, int n
  * equals the serial reference of one step. S own planes. */
 void l5_check_composition(l5_region_fn fn, const char *name, int dimx, int dimy, int S);
 
-/* Runs the lab's driver `wave` on np ranks with args and expects it to fail
- * cleanly: a non-zero exit within seconds and `text` in its output. The
- * mirror image of the grader's ag_run_mpi (which expects success); it
- * belongs beside it once the grader layer has a variant that returns the
- * status and the output. */
-void l5_expect_abort(int np, const char *args, const char *text, int seconds);
 
 #endif

@@ -190,9 +190,9 @@ END_TEST
  * or a wrong answer. */
 START_TEST(bad_configurations)
 {
-    l5_expect_abort(3, "16 16 31 2", "dimz", 30);
-    l5_expect_abort(4, "16 16 21 2", "dimz", 30);
-    l5_expect_abort(2, "16 16 32 2", "Needed 3 or more processes.", 30);
+    ag_run_mpi_refused("wave", 3, "16 16 31 2", "dimz", 30);
+    ag_run_mpi_refused("wave", 4, "16 16 21 2", "dimz", 30);
+    ag_run_mpi_refused("wave", 2, "16 16 32 2", "Needed 3 or more processes.", 30);
 }
 END_TEST
 
