@@ -41,7 +41,8 @@ class Grader:
 
     def grade(self, sid, src):
         final = os.path.join(self.out, "students", sid)
-        why_not, fp, old = graded_before(self.args, self.out, sid, src)
+        why_not, fp = entry_fingerprint(self.args, src)
+        old = None if self.args.force else record_of(self.out, sid, fp)
         if old:
             return old, True
         slot = self.slots.get()
@@ -183,22 +184,22 @@ class Grader:
         write_atomic(os.path.join(final, "grade.json"), json.dumps(result, indent=1))
 
 
-def graded_before(args, out, sid, src, force=None):
-    """(why the entry is refused or None, its fingerprint, its record if it
-    is already graded as it is now, else None): a second run, or a Slurm
-    task, grades only what is new or changed. With --force (or force=True),
-    no record counts."""
+def entry_fingerprint(args, src):
+    """(why the class entry is refused or None, its fingerprint: what its
+    record holds, so that a second run, or a Slurm task, grades only what is
+    new or changed)."""
     why_not = refused(args.submissions, src)
-    fp = "refused: " + why_not if why_not else fingerprint(src)
-    if not (args.force if force is None else force):
-        try:
-            with open(os.path.join(out, "students", sid, "grade.json")) as f:
-                old = json.load(f)
-            if old.get("fingerprint") == fp:
-                return why_not, fp, old
-        except (OSError, ValueError):
-            pass
-    return why_not, fp, None
+    return why_not, "refused: " + why_not if why_not else fingerprint(src)
+
+
+def record_of(out, sid, fp):
+    """sid's grade.json if it grades the submission whose fingerprint is fp."""
+    try:
+        with open(os.path.join(out, "students", sid, "grade.json")) as f:
+            old = json.load(f)
+        return old if old.get("fingerprint") == fp else None
+    except (OSError, ValueError):
+        return None
 
 
 def class_entries(args):

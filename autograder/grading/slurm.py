@@ -35,8 +35,8 @@ from . import batch
 from .util import KIT, write_atomic
 
 PER_TASK = 8                # submissions per array task by default (each task builds the reference once)
-POLL = 2                    # seconds between looks at the queue
-SQUEUE_FAILURES = 60        # looks in a row that fail before the command stops waiting
+POLL = 5                    # seconds between looks at the queue
+SQUEUE_FAILURES = 24        # looks in a row that fail before the command stops waiting
 
 
 def gpus_wanted(lab):
@@ -79,15 +79,20 @@ def sbatch_command(args, out, share_file, tasks):
     return cmd + shlex.split(args.slurm_opts) + ["--wrap", shlex.join(task_command(args, out, share_file))]
 
 
-def graded_now(args, out, entries, sid):
-    """Does sid have a record of its submission as it is now?"""
-    return batch.graded_before(args, out, sid, entries[sid], force=False)[2] is not None
+def fingerprints(args, entries):
+    """{student id: the fingerprint a record of its submission as it is now holds}"""
+    return {sid: batch.entry_fingerprint(args, src)[1] for sid, src in entries.items()}
+
+
+def graded_now(out, fps, sid):
+    return batch.record_of(out, sid, fps[sid]) is not None
 
 
 def submit(args, out):
     entries = batch.class_entries(args)
     t0 = time.time()
-    pending = sorted(sid for sid in entries if args.force or not graded_now(args, out, entries, sid))
+    fps = fingerprints(args, entries)
+    pending = sorted(sid for sid in entries if args.force or not graded_now(out, fps, sid))
     if pending:
         os.makedirs(os.path.join(out, "slurm"), exist_ok=True)
         tasks = max(1, min(args.slurm_tasks or math.ceil(len(pending) / PER_TASK), len(pending)))
@@ -106,14 +111,14 @@ def submit(args, out):
               f"of {tasks} task(s), logs in {out}/slurm/{jobid}_*.log; waiting for it (Ctrl-C stops the waiting, "
               f"not the job: run the same command again to merge)", file=sys.stderr, flush=True)
         try:
-            wait(jobid, lambda: sum(graded_now(args, out, entries, sid) for sid in pending), len(pending))
+            wait(jobid, lambda: sum(graded_now(out, fps, sid) for sid in pending), len(pending))
         except KeyboardInterrupt:
             sys.exit(f"\ngrade: the array {jobid} goes on (scancel {jobid} stops it); run the same command "
                      "again when it is over to merge its results")
     else:
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
-    missing = [sid for sid in pending if not graded_now(args, out, entries, sid)]
+    missing = [sid for sid in pending if not graded_now(out, fps, sid)]
     batch.merge(out, len(pending) - len(missing), len(entries), t0)
     if missing:
         print(f"grade: {len(missing)} submission(s) have no result (a task failed or was killed: see "
@@ -171,7 +176,8 @@ def task(args, out):
     print(f"grade: Slurm task {index} of {count} on {os.uname().nodename}: {len(mine)} submission(s)",
           file=sys.stderr, flush=True)
     batch.grade_here(args, out, mine, work)
-    missing = [sid for sid in mine if not graded_now(args, out, entries, sid)]
+    fps = fingerprints(args, mine)
+    missing = [sid for sid in mine if not graded_now(out, fps, sid)]
     if missing:
         print(f"grade: no result for {', '.join(missing)}", file=sys.stderr)
     return 1 if missing else 0
