@@ -255,7 +255,7 @@ def main(doc, argv=None):
     t0 = time.time()
     subs = class_entries(args)
     fresh = grade_here(args, out, subs)
-    merge(out, fresh, len(subs), t0)
+    merge(out, fresh, len(subs) - fresh, t0)
 
 
 def grade_here(args, out, subs, work=None):
@@ -306,7 +306,7 @@ def grade_here(args, out, subs, work=None):
     return fresh
 
 
-def merge(out, fresh, entries, t0):
+def merge(out, fresh, already, t0):
     """The class's results from every student's grade.json in OUT: the
     gradebook, the histogram, the summary. The same after a local run and
     after a Slurm array."""
@@ -328,7 +328,7 @@ def merge(out, fresh, entries, t0):
     for r in records:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
     totals = [r["total"] for r in records]
-    print(f"\nGraded {fresh} now ({entries - fresh} already graded) in {time.time() - t0:.0f} s; "
+    print(f"\nGraded {fresh} now ({already} already graded) in {time.time() - t0:.0f} s; "
           f"the gradebook holds {len(records)}:", file=sys.stderr)
     print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
     if totals:

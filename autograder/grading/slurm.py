@@ -84,8 +84,20 @@ def fingerprints(args, entries):
     return {sid: batch.entry_fingerprint(args, src)[1] for sid, src in entries.items()}
 
 
-def graded_now(out, fps, sid):
-    return batch.record_of(out, sid, fps[sid]) is not None
+def graded_now(out, fps, sid, before=None):
+    """Has sid a record of its submission as it is now (with --force: one
+    other than `before`, its record when the run began)?"""
+    return batch.record_of(out, sid, fps[sid]) is not None and (before is None or stamp(out, sid) != before[sid])
+
+
+def stamp(out, sid):
+    """Which grade.json is there: a new one (renamed over it) is another
+    file. (Not its time: the nodes' clocks and the login node's may differ.)"""
+    try:
+        st = os.stat(os.path.join(out, "students", sid, "grade.json"))
+        return st.st_ino, st.st_mtime_ns
+    except OSError:
+        return None
 
 
 def submit(args, out):
@@ -93,7 +105,10 @@ def submit(args, out):
     t0 = time.time()
     fps = fingerprints(args, entries)
     pending = sorted(sid for sid in entries if args.force or not graded_now(out, fps, sid))
+    before = {sid: stamp(out, sid) for sid in pending} if args.force else None
     if pending:
+        if not shutil.which("sbatch"):
+            sys.exit("grade: --slurm: no sbatch here (run it on the cluster's login node)")
         os.makedirs(os.path.join(out, "slurm"), exist_ok=True)
         tasks = max(1, min(args.slurm_tasks or math.ceil(len(pending) / PER_TASK), len(pending)))
         # The share list is this submission's own: a later run's never
@@ -101,8 +116,6 @@ def submit(args, out):
         share_file = os.path.join(out, "slurm", f"share-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt")
         write_atomic(share_file, "".join(sid + "\n" for sid in pending))
         cmd = sbatch_command(args, out, share_file, tasks)
-        if not shutil.which("sbatch"):
-            sys.exit("grade: --slurm: no sbatch here (run it on the cluster's login node)")
         job = subprocess.run(cmd, capture_output=True, text=True)
         if job.returncode != 0:
             sys.exit(f"grade: sbatch refused the array ({shlex.join(cmd[:-2])}):\n{job.stderr.strip()}")
@@ -111,15 +124,15 @@ def submit(args, out):
               f"of {tasks} task(s), logs in {out}/slurm/{jobid}_*.log; waiting for it (Ctrl-C stops the waiting, "
               f"not the job: run the same command again to merge)", file=sys.stderr, flush=True)
         try:
-            wait(jobid, lambda: sum(graded_now(out, fps, sid) for sid in pending), len(pending))
+            wait(jobid, lambda: sum(graded_now(out, fps, sid, before) for sid in pending), len(pending))
         except KeyboardInterrupt:
             sys.exit(f"\ngrade: the array {jobid} goes on (scancel {jobid} stops it); run the same command "
                      "again when it is over to merge its results")
     else:
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
-    missing = [sid for sid in pending if not graded_now(out, fps, sid)]
-    batch.merge(out, len(pending) - len(missing), len(entries), t0)
+    missing = [sid for sid in pending if not graded_now(out, fps, sid, before)]
+    batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0)
     if missing:
         print(f"grade: {len(missing)} submission(s) have no result (a task failed or was killed: see "
               f"{out}/slurm/*.log): {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}\n"
@@ -175,9 +188,10 @@ def task(args, out):
     signal.signal(signal.SIGTERM, killed)
     print(f"grade: Slurm task {index} of {count} on {os.uname().nodename}: {len(mine)} submission(s)",
           file=sys.stderr, flush=True)
+    before = {sid: stamp(out, sid) for sid in mine} if args.force else None
     batch.grade_here(args, out, mine, work)
     fps = fingerprints(args, mine)
-    missing = [sid for sid in mine if not graded_now(out, fps, sid)]
+    missing = [sid for sid in mine if not graded_now(out, fps, sid, before)]
     if missing:
         print(f"grade: no result for {', '.join(missing)}", file=sys.stderr)
     return 1 if missing else 0
