@@ -192,7 +192,7 @@ done
 grading=$!
 job='' cancelled=''
 for _ in $(seq 240); do
-    [ -z "$job" ] && job=$(sed -n 's/.*Slurm array job \([0-9]*\) .*/\1/p' "$OUT/slurm3.log" | head -1)
+    [ -z "$job" ] && job=$(sed -n 's/.*Slurm array job \([0-9]*\) .*/\1/p' "$OUT/slurm3.log" 2>/dev/null | head -1)
     if [ -n "$job" ] && grep -q '^\[#' "$OUT/slurm/slurm/${job}_1.log" 2>/dev/null; then
         scancel "${job}_1" && cancelled=yes
         break
