@@ -171,12 +171,14 @@ cmp -s "$OUT/local/histogram.txt" "$OUT/slurm/histogram.txt" && pass "the histog
 left=$(find /tmp -maxdepth 1 -name "kit-grade-lab1-$job-*" 2>/dev/null | head -3)
 [ -z "$left" ] && pass "the tasks removed their scratch folders on the node" || fail "scratch folders left: $left"
 
-# ---- a second submission grades nothing ----
-"${SLURM_GRADE[@]}" 1 "$OUT/class" >"$OUT/slurm2.log" 2>&1
+# ---- a second submission grades nothing (through make, as instructors run it) ----
+rm "$OUT/slurm/gradebook.csv"
+make --no-print-directory grade LAB=1 SUBMISSIONS="$OUT/class" OUT="$OUT/slurm" JOBS=1 SLURM=1 \
+    SLURM_OPTS="--partition=selftest --time=10" >"$OUT/slurm2.log" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && grep -q "Graded 0 now ($N already graded)" "$OUT/slurm2.log" && ! grep -q 'Slurm array job' "$OUT/slurm2.log" &&
-    same_book "$OUT/slurm/gradebook.csv"; then
-    pass "a second run submits no job, grades nothing again, and merges the same gradebook"
+    grep -q -- "--slurm --slurm-opts '--partition=selftest --time=10'" "$OUT/slurm2.log" && same_book "$OUT/slurm/gradebook.csv"; then
+    pass "a second run (make grade SLURM=1 SLURM_OPTS=...) submits no job, grades nothing again, and merges the same gradebook"
 else
     fail "the second run did not resume (status $rc, see $OUT/slurm2.log)"
 fi
