@@ -59,8 +59,8 @@ demo:
 
 grade:
 	$(require_lab)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir]" >&2; exit 2; }
-	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(LAB) $(SUBMISSIONS)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
+	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
 
 release:
 	autograder/release $(if $(OUT),$(OUT))

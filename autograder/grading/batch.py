@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from . import calls, perf
+from . import calls, perf, slurm
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
@@ -33,7 +33,7 @@ from .watch import ResultsWatch
 class Grader:
     def __init__(self, lab, out, args):
         self.lab, self.out, self.args = lab, out, args
-        self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid)
+        self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid, getattr(args, "stopping", None))
         self.slots = queue.Queue()
         for s in range(args.jobs):
             self.slots.put(s)
@@ -41,17 +41,10 @@ class Grader:
 
     def grade(self, sid, src):
         final = os.path.join(self.out, "students", sid)
-        record = os.path.join(final, "grade.json")
-        why_not = refused(self.args.submissions, src)
-        fp = "refused: " + why_not if why_not else fingerprint(src)
-        if not self.args.force and os.path.exists(record):
-            try:
-                with open(record) as f:
-                    old = json.load(f)
-                if old.get("fingerprint") == fp:
-                    return old, True
-            except (OSError, ValueError):
-                pass
+        why_not, fp = entry_fingerprint(self.args, src)
+        old = None if self.args.force else record_of(self.out, sid, fp)
+        if old:
+            return old, True
         slot = self.slots.get()
         t0 = time.time()
         work = os.path.join(self.lab.work, "work", sid)
@@ -60,7 +53,8 @@ class Grader:
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(logs, ignore_errors=True)
             os.makedirs(work)
-            os.makedirs(logs)
+            # (exist_ok: another Slurm task may grade the same submission at once.)
+            os.makedirs(logs, exist_ok=True)
             try:
                 if why_not:
                     raise Problem(STATUS_REJECTED, why_not)
@@ -117,8 +111,10 @@ class Grader:
 
         binds = [(build, "/sub/build", False), (out, "/sub/results", True)]
         env = {"CK_TIMEOUT_MULTIPLIER": os.environ.get("CK_TIMEOUT_MULTIPLIER", "1")}
-        if "KIT_GPU_COUNT" in os.environ:
-            env["KIT_GPU_COUNT"] = os.environ["KIT_GPU_COUNT"]
+        # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
+        for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
+            if var in os.environ:
+                env[var] = os.environ[var]
         gpu = any(t["gpu"] for t in lab.tests)
         check = make + ["check", f"RESULTS={sub}/results/results.json",
                         f"CALL_VIOLATIONS={sub}/build/call-violations"]
@@ -188,6 +184,34 @@ class Grader:
         write_atomic(os.path.join(final, "grade.json"), json.dumps(result, indent=1))
 
 
+def entry_fingerprint(args, src):
+    """(why the class entry is refused or None, its fingerprint: what its
+    record holds, so that a second run, or a Slurm task, grades only what is
+    new or changed)."""
+    why_not = refused(args.submissions, src)
+    return why_not, "refused: " + why_not if why_not else fingerprint(src)
+
+
+def record_of(out, sid, fp):
+    """sid's grade.json if it grades the submission whose fingerprint is fp."""
+    try:
+        with open(os.path.join(out, "students", sid, "grade.json")) as f:
+            old = json.load(f)
+        return old if old.get("fingerprint") == fp else None
+    except (OSError, ValueError):
+        return None
+
+
+def class_entries(args):
+    """{student id: path} of the entries to grade (--only: those)."""
+    subs = submissions(args.submissions)
+    if args.only:
+        keep = set(args.only.split(","))
+        subs = {k: v for k, v in subs.items() if k in keep}
+    # Not abspath of the entry: one that is a link must stay one to be refused.
+    return {sid: os.path.join(os.path.abspath(args.submissions), os.path.basename(p)) for sid, p in subs.items()}
+
+
 def arguments(doc, argv=None):
     ap = argparse.ArgumentParser(description=doc.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
@@ -203,6 +227,12 @@ def arguments(doc, argv=None):
     ap.add_argument("--only", help="grade only these students (comma-separated)")
     ap.add_argument("--sandbox", choices=("required", "off"), default="required",
                     help="'off' runs student code unconfined: only for code you trust [required]")
+    ap.add_argument("--slurm", action="store_true",
+                    help="grade as a Slurm array job (sbatch --array) and wait for it, then merge")
+    ap.add_argument("--slurm-opts", default="", help="more sbatch options, e.g. '--partition=gpu --account=cs101 "
+                    "--time=2:00:00' (after the grader's own, so they win)")
+    ap.add_argument("--slurm-tasks", type=int, help=f"array tasks [one per {slurm.PER_TASK} submissions to grade]")
+    ap.add_argument("--slurm-task", help=argparse.SUPPRESS)  # an array task: its class's share list
     args = ap.parse_args(argv)
     if not args.lab.isdigit():
         sys.exit("grade: LAB is a lab's number, e.g. 1")
@@ -217,34 +247,47 @@ def arguments(doc, argv=None):
 def main(doc, argv=None):
     args = arguments(doc, argv)
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
+    os.makedirs(os.path.join(out, "students"), exist_ok=True)
+    if args.slurm:
+        sys.exit(slurm.submit(args, out))
+    if args.slurm_task:
+        sys.exit(slurm.task(args, out))
+    t0 = time.time()
+    subs = class_entries(args)
+    fresh = grade_here(args, out, subs)
+    merge(out, fresh, len(subs) - fresh, t0)
+
+
+def grade_here(args, out, subs, work=None):
+    """Grades subs ({student id: path}) on this machine, -j at once, each in
+    the sandbox; returns how many were graded now (not already). work: the
+    scratch folder (the kit copy, the reference, the work folders), by
+    default OUT/.grader."""
     if args.sandbox == "required":
         probe = subprocess.run([SANDBOX, "--probe"], capture_output=True, text=True)
         if probe.returncode != 0:
             sys.exit(probe.stderr.strip() + "\ngrade: refusing to run student code without the sandbox "
                      "(--sandbox off runs it unconfined: only for code you trust)")
         print(probe.stdout.strip(), file=sys.stderr)
-    os.makedirs(os.path.join(out, "students"), exist_ok=True)
-    args.first_uid, _lock = claim_uids()  # held until this process ends
+    args.first_uid, args.uid_lock = claim_uids()  # held until this process ends
     if os.geteuid() == 0:
         print(f"grade: sandbox uids {args.first_uid}-{args.first_uid + args.jobs - 1} (this run's own)",
               file=sys.stderr)
 
-    subs = submissions(args.submissions)
-    if args.only:
-        keep = set(args.only.split(","))
-        subs = {k: v for k, v in subs.items() if k in keep}
-    lab = Lab(args.lab, out, args)
+    lab = Lab(args.lab, out, args, work)
     print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submissions from {args.submissions}, "
           f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
     lab.prepare()
+    # What the merge needs of the lab (the gradebook's columns), for a merge
+    # on a machine that built nothing (a Slurm array's).
+    write_atomic(os.path.join(out, "lab.json"), json.dumps(
+        {"num": lab.num, "name": lab.name, "max_points": lab.max_points,
+         "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]}, indent=1))
     grader = Grader(lab, out, args)
     progress = Progress(len(subs))
-    t0 = time.time()
     fresh = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        # Not abspath: a class entry that is a link must stay one to be refused.
-        futures = {pool.submit(grader.grade, sid, os.path.join(os.path.abspath(args.submissions),
-                                                               os.path.basename(p))): sid for sid, p in subs.items()}
+        futures = {pool.submit(grader.grade, sid, src): sid for sid, src in subs.items()}
         for fut in concurrent.futures.as_completed(futures):
             try:
                 r, skipped = fut.result()
@@ -260,6 +303,18 @@ def main(doc, argv=None):
         pass
     if lab.work != os.path.join(out, ".grader") and not args.keep:
         shutil.rmtree(lab.work, ignore_errors=True)
+    return fresh
+
+
+def merge(out, fresh, already, t0):
+    """The class's results from every student's grade.json in OUT: the
+    gradebook, the histogram, the summary. The same after a local run and
+    after a Slurm array."""
+    try:
+        with open(os.path.join(out, "lab.json")) as f:
+            lab = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"grade: {out}/lab.json: {e}: no run got as far as building the reference (see its log)")
     records = []
     for sid in sorted(os.listdir(os.path.join(out, "students"))):
         try:
@@ -267,18 +322,17 @@ def main(doc, argv=None):
                 records.append(json.load(f))
         except (OSError, ValueError):
             pass
-    columns = [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]
-    write_gradebook(out, columns, records)
-    text = write_histogram(out, lab.num, lab.name, lab.max_points, records)
+    write_gradebook(out, lab["columns"], records)
+    text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], records)
     by_status = {}
     for r in records:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
     totals = [r["total"] for r in records]
-    print(f"\nGraded {fresh} now ({len(subs) - fresh} already graded) in {time.time() - t0:.0f} s; "
+    print(f"\nGraded {fresh} now ({already} already graded) in {time.time() - t0:.0f} s; "
           f"the gradebook holds {len(records)}:", file=sys.stderr)
     print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
-              f"{lab.max_points:g}", file=sys.stderr)
+              f"{lab['max_points']:g}", file=sys.stderr)
     print(text, file=sys.stderr, end="")
     print(f"{out}/gradebook.csv, {out}/students/*/feedback.txt, results.json; {out}/histogram.png", file=sys.stderr)

@@ -26,12 +26,12 @@ def parse_test_list(text):
 
 
 class Lab:
-    def __init__(self, num, out, args):
+    def __init__(self, num, out, args, work=None):
         self.num, self.args = num, args
         self.name = make_var(num, "LAB_NAME")
         self.student_files = make_var(num, "STUDENT_FILES").split()
         self.kit_build = f"build/kit/lab{num}"
-        self.work = scratch_folder(out, num)
+        self.work = work or scratch_folder(out, num)
         self.view = os.path.join(self.work, "kit")
         self.ref_build = os.path.join(self.work, "reference")
         self.perf = perf_config(num) if not args.no_perf else []

@@ -10,6 +10,7 @@ SANDBOX = os.path.join(KIT, "autograder", "sandbox", "run")
 FIRST_UID = 60000           # sandbox uids: a block per grading run, one uid per parallel job in it
 UID_BLOCK = 128             # uids of one run's block (so at most 128 jobs)
 UID_BLOCKS = 32             # grading runs at once on one machine
+KILL_GRACE = 1              # seconds a Slurm task's failed command waits to be sure the task goes on
 
 
 def claim_uids():
@@ -51,15 +52,36 @@ def uids_in_use(lo, hi):
     return False
 
 
+class Stopped(BaseException):
+    """The grading run is being stopped: no record for this submission.
+    (Not an Exception: the grader's 'a bug must not stop the batch' handler
+    must not turn it into a record either.)"""
+
+
 class Sandbox:
-    def __init__(self, view, mode, first_uid=FIRST_UID):
+    def __init__(self, view, mode, first_uid=FIRST_UID, stopping=None):
         self.view, self.mode, self.first_uid = view, mode, first_uid
+        self.stopping = stopping  # a Slurm task's: set when Slurm stops it (see confirmed)
 
     def uid(self, slot):
         return self.first_uid + slot
 
     def run(self, slot, binds, cmd, wall, env=None, gpu=False):
         """binds: (outside path, path inside, writable); returns (status, output)."""
+        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu))
+
+    def confirmed(self, rc, log):
+        """A command of a Slurm task that failed may have failed only because
+        Slurm is stopping the task (scancel, its time limit): Slurm signals
+        every process of the task at once, the commands and the grader. Its
+        failure is believed, and written into a student's record, only once
+        the grader has outlived it by KILL_GRACE; in a task being stopped,
+        slurm.task's handler has set stopping by then: no record."""
+        if rc != 0 and self.stopping is not None and self.stopping.wait(KILL_GRACE):
+            raise Stopped()
+        return rc, log
+
+    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False):
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,

@@ -2,6 +2,7 @@
 statuses a submission can end with, atomic writes, capped command output."""
 import hashlib
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -29,8 +30,10 @@ class Problem(Exception):
 
 def write_atomic(path, data):
     """Writes the whole file under a temporary name, then renames it: a
-    reader (or an interrupted run) never sees half a file."""
-    tmp = f"{path}.tmp.{os.getpid()}.{threading.get_ident()}"
+    reader (or an interrupted run) never sees half a file. The name is the
+    writer's own (host, process, thread): Slurm tasks on several nodes may
+    write the same result at once on a shared filesystem."""
+    tmp = f"{path}.tmp.{socket.gethostname()}.{os.getpid()}.{threading.get_ident()}"
     with open(tmp, "w" if isinstance(data, str) else "wb") as f:
         f.write(data)
     os.replace(tmp, path)
