@@ -505,59 +505,82 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
     fclose(fp);
 }
 
-/* Runs PROGRAM of the test binary's folder on np ranks within the time
- * limit, its output into a fresh file of /tmp whose name goes to log;
- * returns its exit status (124 or 137: it ran out of time). */
-static int mpirun_logged(const char *program, int np, const char *args, int seconds, char *log)
+/* Runs PROGRAM of the test binary's folder (on np ranks under mpirun; np =
+ * 0: alone) within the time limit, its output into a fresh file of /tmp
+ * whose name goes to log; returns its exit status (124 or 137: it ran out
+ * of time). */
+static int run_logged(const char *program, int np, const char *args, int seconds, char *log)
 {
-    char dir[PATH_MAX], cmd[2 * PATH_MAX + 512];
+    char dir[PATH_MAX], cmd[2 * PATH_MAX + 512], mpirun[128] = "";
     ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
     ck_assert_msg(len > 0, "cannot find the test program's own path");
     dir[len] = '\0';
     *strrchr(dir, '/') = '\0';
-    strcpy(log, "/tmp/ag_mpi_XXXXXX");
+    strcpy(log, "/tmp/ag_run_XXXXXX");
     int fd = mkstemp(log);
     ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
     close(fd);
     /* NCCL's NVLink multicast stays off on the kit's GPU hosts. */
-    snprintf(cmd, sizeof cmd, "timeout -k 5 %d mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 %s/%s %s >%s 2>&1",
-             seconds, geteuid() == 0 ? "--allow-run-as-root" : "", np, dir, program, args, log);
+    if (np > 0)
+        snprintf(mpirun, sizeof mpirun, "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0",
+                 geteuid() == 0 ? "--allow-run-as-root" : "", np);
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, log);
     int status = system(cmd);
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 static int ran_out_of_time(int rc) { return rc == 124 || rc == 137; }
 
-void ag_run_mpi(const char *program, int np, const char *args, int seconds)
+/* How a run is named in messages: "mpirun -np 3 prog args" or "prog args". */
+static const char *run_name(char *buf, size_t cap, const char *program, int np, const char *args)
 {
-    char log[32], out[1500];
-    int rc = mpirun_logged(program, np, args, seconds, log);
+    if (np > 0)
+        snprintf(buf, cap, "mpirun -np %d %s %s", np, program, args);
+    else
+        snprintf(buf, cap, "%s %s", program, args);
+    return buf;
+}
+
+static void run_expecting_success(const char *program, int np, const char *args, int seconds)
+{
+    char log[32], out[1500], name[512];
+    int rc = run_logged(program, np, args, seconds, log);
     if (rc != 0)
         mpi_log_excerpt(log, out, sizeof out);
     unlink(log);
     if (rc == 0)
         return;
-    ck_abort_msg("mpirun -np %d %s %s %s (exit status %d):\n%s", np, program, args,
+    ck_abort_msg("%s %s (exit status %d):\n%s", run_name(name, sizeof name, program, np, args),
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
                  out);
 }
 
+void ag_run_mpi(const char *program, int np, const char *args, int seconds)
+{
+    ck_assert_msg(np > 0, "test bug: ag_run_mpi needs np >= 1");
+    run_expecting_success(program, np, args, seconds);
+}
+
+void ag_run_program(const char *program, const char *args, int seconds)
+{
+    run_expecting_success(program, 0, args, seconds);
+}
+
 void ag_run_mpi_refused(const char *program, int np, const char *args, const char *text, int seconds)
 {
-    char log[32], out[4096];
-    int rc = mpirun_logged(program, np, args, seconds, log);
+    char log[32], out[4096], name[512];
+    int rc = run_logged(program, np, args, seconds, log);
+    run_name(name, sizeof name, program, np, args);
     FILE *fp = fopen(log, "r");
     size_t got = fp ? fread(out, 1, sizeof out - 1, fp) : 0;
     out[got] = '\0';
     if (fp)
         fclose(fp);
     unlink(log);
-    ck_assert_msg(!ran_out_of_time(rc), "mpirun -np %d %s %s: no end within %d s (expected a clean refusal)", np,
-                  program, args, seconds);
-    ck_assert_msg(rc != 0, "mpirun -np %d %s %s: exit status 0; expected a message and a non-zero exit (output: %.300s)",
-                  np, program, args, out);
-    ck_assert_msg(strstr(out, text) != NULL, "mpirun -np %d %s %s: exit status %d, but its output lacks \"%s\": %.400s",
-                  np, program, args, rc, text, out);
+    ck_assert_msg(!ran_out_of_time(rc), "%s: no end within %d s (expected a clean refusal)", name, seconds);
+    ck_assert_msg(rc != 0, "%s: exit status 0; expected a message and a non-zero exit (output: %.300s)", name, out);
+    ck_assert_msg(strstr(out, text) != NULL, "%s: exit status %d, but its output lacks \"%s\": %.400s", name, rc, text,
+                  out);
 }
 
 /* ---- helpers the labs' tests share --------------------------------------- */

@@ -92,6 +92,10 @@ void ag_poison(double *a, size_t n);
  * own results and prints "FAIL ..." lines for what was wrong. */
 void ag_run_mpi(const char *program, int np, const char *args, int seconds);
 
+/* The same for a program that is not an MPI program (a stress test of
+ * threads, say): run alone, in its own process, within the time limit. */
+void ag_run_program(const char *program, const char *args, int seconds);
+
 /* Runs PROGRAM as ag_run_mpi does, for input it must refuse: passes when it
  * ends within the time limit, with a non-zero exit status and text in its
  * output (a clean MPI_Abort with a message, not a hang or a crash). */

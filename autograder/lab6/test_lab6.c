@@ -374,13 +374,13 @@ END_TEST
 
 START_TEST(taskqueue_27_threads)
 {
-    ag_run_mpi("lab6_tq_stress", 1, "27 150", 100);
+    ag_run_program("lab6_tq_stress", "27 150", 100);
 }
 END_TEST
 
 START_TEST(taskqueue_thread_sanitizer)
 {
-    ag_run_mpi("lab6_tq_stress_tsan", 1, "27 12", 150);
+    ag_run_program("lab6_tq_stress_tsan", "27 12", 150);
 }
 END_TEST
 
