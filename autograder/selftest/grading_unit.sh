@@ -30,6 +30,11 @@ class Lines(unittest.TestResult):
         super().addError(test, err)
         self.report(test, err, "error")
 
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:  # a failed subTest fails the run: say which
+            self.report(subtest, err, "failed")
+
 
 suite = unittest.defaultTestLoader.discover("grading/tests", top_level_dir=".")
 result = Lines()
