@@ -237,7 +237,7 @@ td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}th{cursor:pointer;
 tr.below td{color:#888}td.num{text-align:right}
 .cols{display:flex;gap:1em}.col{flex:1;min-width:0}pre{font-size:12px;line-height:1.35;margin:0;
 overflow-x:auto;border:1px solid #ccc}pre span{display:block;white-space:pre}.b{color:#aaa}
-.ln{color:#999;display:inline-block;width:4em}.m0{background:#fdd}.m1{background:#dfd}.m2{background:#ddf}
+.ln{color:#999;display:inline-block;min-width:5em}.m0{background:#fdd}.m1{background:#dfd}.m2{background:#ddf}
 .m3{background:#ffd}.m4{background:#fdf}.m5{background:#dff}"""
 
 SORTER = """<script>
@@ -292,19 +292,19 @@ def column(sid, lines, boiler, spans, anchor):
     """One side of the side-by-side view: the student's text, matching runs
     shaded (one colour per run, each linked to its other side), the
     skeleton's lines grey."""
-    where = {}
+    where, starts = {}, {}
     for i, (first, last) in enumerate(spans):
+        starts.setdefault(first, []).append(i)
         for n in range(first, last + 1):
-            where.setdefault(n, i)
+            where.setdefault(n, i)  # runs may overlap on one side: the first shades
+    other = "b" if anchor == "a" else "a"
     out = []
     for n, line in enumerate(lines, 1):
         text = html.escape(line.rstrip("\n"))
         run = where.get(n)
         cls = f"m{run % 6}" if run is not None else ("b" if n in boiler else "")
-        ident = f" id='{anchor}{run}'" if run is not None and spans[run][0] == n else ""
-        link = (f"<a href='#{'b' if anchor == 'a' else 'a'}{run}'>{run + 1}</a>"
-                if ident else "")
-        out.append(f"<span class='{cls}'{ident}><span class='ln'>{n} {link}</span>{text}</span>")
+        links = "".join(f"<a id='{anchor}{i}' href='#{other}{i}'>{i + 1}</a> " for i in starts.get(n, []))
+        out.append(f"<span class='{cls}'><span class='ln'>{n} {links}</span>{text}</span>")
     return (f"<div class='col'><h2>{html.escape(sid)}</h2><pre>" + "".join(out) + "</pre></div>")
 
 
