@@ -8,7 +8,8 @@
 # with no lab file. autograder/similarity must put the planted pair first,
 # above the threshold; the skeletons must score 0 with everyone; the
 # independent solutions must stay below the threshold; the report must be
-# self-contained.
+# self-contained. Then the generator's whole class with the planted copy:
+# every pair of the reference's edits is reported, the skeleton with none.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
 set -u
@@ -104,3 +105,25 @@ done
 [ "$missing" = 0 ] && grep -q "s2_index_macro" "$REPORT/similarity.csv" &&
     pass "similarity: an archive is unpacked and compared; entries without the lab's files are listed as not compared" ||
     fail "similarity: the archive, or the list of entries not compared, is wrong"
+
+# The generator's whole class, the planted copy added: its correct and
+# partly wrong submissions are the reference with one edit each, copies of
+# one another as far as sim_c can tell, so every pair of them must be
+# reported, the planted one too; the skeleton still scores 0 with all.
+GEN=$OUT/gen/submissions
+cp -r "$CLASS/z_planted_copy" "$GEN/"
+if autograder/similarity -o "$OUT/gen-report" 1 "$GEN" >"$OUT/gen-similarity.log" 2>&1; then
+    csv=$OUT/gen-report/similarity.csv
+    lineage='^(c0|m[0-9]|p01|z_planted)'
+    low=$(awk -F, -v t="$THRESHOLD" -v re="$lineage" 'NR > 1 && $1 ~ re && $2 ~ re && $3 < t' "$csv" | wc -l)
+    all=$(awk -F, -v re="$lineage" 'NR > 1 && $1 ~ re && $2 ~ re' "$csv" | wc -l)
+    planted=$(awk -F, -v o="$ORIGINAL" '$1 == o && $2 == "z_planted_copy" { print $3 }' "$csv")
+    skel=$(awk -F, 'NR > 1 && ($1 == "p02_skeleton" || $2 == "p02_skeleton") && $3 > m { m = $3 } END { print m + 0 }' "$csv")
+    if [ "$all" -gt 100 ] && [ "$low" = 0 ] && [ -n "$planted" ] && ! below "$planted" "$THRESHOLD" && ! below 1 "$skel"; then
+        pass "similarity: in the generator's class all $all pairs of the reference's edits are reported (the planted copy $planted%), the skeleton at most $skel% with anyone"
+    else
+        fail "similarity: the generator's class: $low of $all pairs of the reference's edits below the threshold, the planted copy ${planted:-?}%, the skeleton up to $skel%"
+    fi
+else
+    fail "similarity: autograder/similarity failed on the generator's class (see $OUT/gen-similarity.log)"
+fi
