@@ -29,6 +29,7 @@ import io
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -275,8 +276,10 @@ def report_html(lab, pairs, threshold, skipped, count, min_run):
                         f"<td>{html.escape(b)}</td><td class='num'>{ma}</td><td class='num'>{mb}</td>"
                         f"<td><a href='{html.escape(pair_file(a, b))}'>side by side</a></td></tr>")
     skipped_html = "".join(f"<li>{html.escape(s)}: {html.escape(w)}</li>" for s, w in sorted(skipped.items()))
+    median = statistics.median(p[1][0] for p in pairs) if pairs else 0
     body = (f"<h1>Lab {html.escape(lab)}: similar submissions</h1>"
-            f"<p>{count} submissions compared, {len(pairs)} pairs. {len(above)} pairs at or above the threshold "
+            f"<p>{count} submissions compared, {len(pairs)} pairs (the median pair scores {median:g}%). "
+            f"{len(above)} pairs at or above the threshold "
             f"of {threshold:g}% (the share of both submissions' tokens that lie in runs of at least {min_run} "
             f"equal tokens with the other, the skeleton's own code left out); the {len(below)} next pairs "
             f"below it in grey, for scale. Identifiers, layout and comments do not count: a renamed copy "

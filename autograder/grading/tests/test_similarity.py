@@ -1,5 +1,8 @@
 """The similarity report's own parts: reading sim_c's output, leaving the
 skeleton's code out, the pair scores and their ranking, one class's text."""
+import os
+import tarfile
+import tempfile
 import unittest
 
 from grading import similarity as sim
@@ -61,6 +64,25 @@ class Similarity(unittest.TestCase):
         self.assertEqual(starts, [(1, "x.c"), (4, "k.cu")])
         self.assertEqual(lines[0], "/* ==== x.c ==== */\n")
         self.assertEqual(lines[4], "__global__ void g() {}\n")
+
+    def test_gather_reads_the_class_as_the_grader_does(self):
+        with tempfile.TemporaryDirectory() as root:
+            cls, work = os.path.join(root, "class"), os.path.join(root, "work")
+            os.makedirs(os.path.join(cls, "anna", "deep", "lab1"))
+            with open(os.path.join(cls, "anna", "deep", "lab1", "matmult.c"), "w") as f:
+                f.write("int a;\r\n")
+            os.makedirs(os.path.join(root, "tmp"))
+            with open(os.path.join(root, "tmp", "matmult.c"), "w") as f:
+                f.write("int b;\n")
+            with tarfile.open(os.path.join(cls, "bob.tar.gz"), "w:gz") as t:
+                t.add(os.path.join(root, "tmp", "matmult.c"), "lab1/matmult.c")
+            os.makedirs(os.path.join(cls, "empty"))
+            os.symlink(os.path.join(root, "tmp"), os.path.join(cls, "linked"))
+            os.makedirs(work)
+            texts, skipped = sim.gather(["matmult.c"], cls, work)
+            self.assertEqual(texts, {"anna": [("matmult.c", "int a;\n")], "bob": [("matmult.c", "int b;\n")]})
+            self.assertEqual(sorted(skipped), ["empty", "linked"])
+            self.assertIn("symbolic link", skipped["linked"])
 
 
 if __name__ == "__main__":
