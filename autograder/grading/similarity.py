@@ -20,10 +20,11 @@ input and reads its output:
      (tokens_A + tokens_B), 0 to 100. A submission that is only the
      skeleton has no tokens left, and scores 0 with everyone.
 
-    autograder/similarity [-o OUT] [--threshold P] [--min-run R] LAB SUBMISSIONS_DIR
+    autograder/similarity [-o OUT] [--threshold P] [--min-run R] [--views N] LAB SUBMISSIONS_DIR
 """
 import argparse
 import csv
+import functools
 import html
 import io
 import os
@@ -42,6 +43,8 @@ MIN_RUN = 24           # sim_c's own default: tokens in the shortest run that co
 SKELETON_MIN_RUN = 16  # shorter: a signature with its braces is about 28 tokens
 THRESHOLD = 50.0       # percent: pairs from here up are reported as unusually alike
 CONTEXT = 20           # pairs below the threshold shown in the report, for scale
+MAX_ROWS = 1000        # pairs in the report's table (similarity.csv has all)
+MAX_VIEWS = 200        # side-by-side pages, for the pairs from the top
 FILE_MARK = "/* ==== {} ==== */"
 
 RUN_RE = re.compile(r"^(\S+): line (\d+)-(\d+)\s*\|(\S+): line (\d+)-(\d+)\s*\[(\d+)\]\s*$")
@@ -71,6 +74,7 @@ def parse_tokens(text):
     return out
 
 
+@functools.lru_cache(maxsize=None)  # called for every run: thousands in a large class
 def student_of(path):
     return os.path.splitext(os.path.basename(path))[0]
 
@@ -266,25 +270,36 @@ def pair_file(a, b):
     return f"pairs/{a}--{b}.html"
 
 
-def report_html(lab, pairs, threshold, skipped, count, min_run):
+def shown(pairs, threshold):
+    """The report's rows: the pairs at or above the threshold (at most
+    MAX_ROWS), then CONTEXT pairs below it."""
     above = [p for p in pairs if p[1][0] >= threshold]
-    below = [p for p in pairs if p[1][0] < threshold][:CONTEXT]
+    return above[:MAX_ROWS] + [p for p in pairs if p[1][0] < threshold][:CONTEXT], len(above)
+
+
+def report_html(lab, pairs, threshold, skipped, count, min_run, views):
+    rows_shown, n_above = shown(pairs, threshold)
+    above = [p for p in rows_shown if p[1][0] >= threshold]
+    below = [p for p in rows_shown if p[1][0] < threshold]
     rows = []
     for cls, chosen in (("", above), ("below", below)):
         for (a, b), (score, ma, mb) in chosen:
+            view = (f"<a href='{html.escape(pair_file(a, b))}'>side by side</a>" if (a, b) in views else
+                    f"(only the top {len(views)} pairs have a view)")
             rows.append(f"<tr class='{cls}'><td class='num'>{score:g}</td><td>{html.escape(a)}</td>"
                         f"<td>{html.escape(b)}</td><td class='num'>{ma}</td><td class='num'>{mb}</td>"
-                        f"<td><a href='{html.escape(pair_file(a, b))}'>side by side</a></td></tr>")
+                        f"<td>{view}</td></tr>")
     skipped_html = "".join(f"<li>{html.escape(s)}: {html.escape(w)}</li>" for s, w in sorted(skipped.items()))
     median = statistics.median(p[1][0] for p in pairs) if pairs else 0
     body = (f"<h1>Lab {html.escape(lab)}: similar submissions</h1>"
             f"<p>{count} submissions compared, {len(pairs)} pairs (the median pair scores {median:g}%). "
-            f"{len(above)} pairs at or above the threshold "
+            f"{n_above} pairs at or above the threshold "
             f"of {threshold:g}% (the share of both submissions' tokens that lie in runs of at least {min_run} "
             f"equal tokens with the other, the skeleton's own code left out); the {len(below)} next pairs "
             f"below it in grey, for scale. Identifiers, layout and comments do not count: a renamed copy "
             f"scores as a copy. A high score is a place to look, not a verdict: read the pair side by "
-            f"side.</p><table><thead><tr><th class='n'>score %</th><th>student A</th><th>student B</th>"
+            f"side.{f' The table shows the first {MAX_ROWS} of them; similarity.csv has every pair.' if n_above > MAX_ROWS else ''}"
+            f"</p><table><thead><tr><th class='n'>score %</th><th>student A</th><th>student B</th>"
             f"<th class='n'>tokens of A matched</th><th class='n'>tokens of B matched</th><th>view</th>"
             f"</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>" +
             (f"<h2>Not compared</h2><ul>{skipped_html}</ul>" if skipped else ""))
@@ -331,6 +346,8 @@ def arguments(doc, argv=None):
                     help=f"score (percent) from which a pair is reported [{THRESHOLD:g}]")
     ap.add_argument("--min-run", type=int, default=MIN_RUN,
                     help=f"equal tokens in the shortest run that counts (sim_c -r) [{MIN_RUN}]")
+    ap.add_argument("--views", type=int, default=MAX_VIEWS,
+                    help=f"side-by-side pages for this many pairs from the top [{MAX_VIEWS}]")
     args = ap.parse_args(argv)
     if not args.lab.isdigit():
         sys.exit("similarity: LAB is a lab's number, e.g. 1")
@@ -357,12 +374,12 @@ def main(doc, argv=None):
     shutil.rmtree(os.path.join(out, "pairs"), ignore_errors=True)
     os.makedirs(os.path.join(out, "pairs"))
     write_atomic(os.path.join(out, "similarity.csv"), csv_text(pairs))
-    shown = [p for p in pairs if p[1][0] >= args.threshold] + \
-        [p for p in pairs if p[1][0] < args.threshold][:CONTEXT]
-    for (a, b), (score, _, _) in shown:
+    views = set()
+    for (a, b), (score, _, _) in shown(pairs, args.threshold)[0][:args.views]:
         write_atomic(os.path.join(out, pair_file(a, b)), pair_html(a, b, score, runs, lines, boiler))
-    write_atomic(os.path.join(out, "report.html"),
-                 report_html(f"{args.lab} ({lab_name})", pairs, args.threshold, skipped, len(texts), args.min_run))
+        views.add((a, b))
+    write_atomic(os.path.join(out, "report.html"), report_html(f"{args.lab} ({lab_name})", pairs, args.threshold,
+                                                              skipped, len(texts), args.min_run, views))
     above = sum(1 for p in pairs if p[1][0] >= args.threshold)
     print(f"similarity: lab {args.lab}, {len(texts)} submissions compared ({len(skipped)} without the lab's "
           f"files), {above} of {len(pairs)} pairs at or above {args.threshold:g}%", file=sys.stderr)
