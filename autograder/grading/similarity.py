@@ -179,14 +179,13 @@ def gather(lab_files, folder, work):
 
 
 def joined(files):
-    """One text of a student's files, each after a comment line naming it
-    (sim_c ignores comments); and [(first line, file name)]."""
-    lines, starts = [], []
+    """One text (its lines) of a student's files, each after a comment line
+    naming it: sim_c ignores comments, the side-by-side view shows it."""
+    lines = []
     for name, text in files:
-        starts.append((len(lines) + 1, name))
         lines.append(FILE_MARK.format(name) + "\n")
         lines += [line + "\n" for line in text.split("\n")]
-    return lines, starts
+    return lines
 
 
 def run_sim(args, names, cwd):
@@ -207,9 +206,9 @@ def compare(texts, skeleton, work, min_run=MIN_RUN):
     os.makedirs(clean)
     lines = {}
     for sid, files in texts.items():
-        lines[sid], _ = joined(files)
+        lines[sid] = joined(files)
         write_atomic(os.path.join(raw, f"{sid}.c"), "".join(lines[sid]))
-    skel_lines, _ = joined(skeleton)
+    skel_lines = joined(skeleton)
     write_atomic(os.path.join(raw, "skeleton.c.skel"), "".join(skel_lines))
     names = sorted(f"{sid}.c" for sid in texts)
     runs = parse_runs(run_sim(["-e", "-S", "-n", "-w", "400", "-r", str(SKELETON_MIN_RUN)],

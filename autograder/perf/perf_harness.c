@@ -146,9 +146,10 @@ int perf_main(int argc, char **argv, perf_case *c)
     int failed = 0;
     if (bound && ref == 0 && c->bound) {
         double tb = median_time(c, c->bound, code, limit, &failed);
-        if (tb > 0)
+        if (tb > 0) {
             printf("bound %s %.9f\n", c->bound_name, tb);
-        else
+            fflush(stdout); /* before the next fork: no child holds a copy */
+        } else
             fprintf(stderr, "%s: the bound (%s) could not be timed\n", argv[0], c->bound_name);
     }
     double median = median_time(c, c->run, code, limit, &failed);
