@@ -16,7 +16,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
-.PHONY: help deps $(LAB_TARGETS) check test bench demo grade release clean gpu-deps-fetch
+.PHONY: help deps $(LAB_TARGETS) check test bench demo grade similarity release clean gpu-deps-fetch
 
 help:
 	@echo "Targets:"
@@ -28,6 +28,7 @@ help:
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=4]   grade a class's submissions (instructors)"
+	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"
 	@echo "  make test [JOBS=n]              the kit's own test suite (what CI runs), n runs at once (default: the cores)"
 	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
@@ -61,6 +62,10 @@ grade:
 	$(require_lab)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
 	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
+
+similarity:
+	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [OUT=dir]" >&2; exit 2; }
+	autograder/similarity $(if $(OUT),-o $(OUT)) $(LAB) $(SUBMISSIONS)
 
 release:
 	autograder/release $(if $(OUT),$(OUT))

@@ -7,6 +7,7 @@ this package; make check uses its call rules (calls.py, elf.py) too.
     instructor_only the one reader of autograder/sandbox/instructor-only
     lab             the kit copy the sandbox sees, the reference build, the test list
     perf            performance points (autograder/perf/perf.conf)
+    perf_feedback   the student's measured speed beside the reference's: text, chart
     sandbox         running one command of a submission confined
     elf             what compiled objects define, call and run at start-up (pyelftools)
     calls           the call rules of autograder/labN/calls.conf
@@ -17,6 +18,7 @@ this package; make check uses its call rules (calls.py, elf.py) too.
     report          the student's feedback.txt and Gradescope's results.json
     gradebook       gradebook.csv, the histogram, progress
     batch           grading a class: one submission after another, several at once
+    similarity      pairs of a class's submissions unusually alike (sim_c; autograder/similarity)
 
 Unit tests of the pure parts: autograder/grading/tests/ (make test runs them
 through autograder/selftest/grading_unit.sh).

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from . import calls, perf, slurm
+from . import calls, perf, perf_feedback, slurm
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
@@ -179,6 +179,8 @@ class Grader:
         log = result.pop("log", "")
         if log:
             write_atomic(os.path.join(logs, "problem.log"), log)
+        result["performance_chart"] = perf_feedback.write_chart(
+            final, tests, f"Lab {self.lab.num}: {result['student']} beside the reference, timed together")
         write_atomic(os.path.join(final, "results.json"), json.dumps(gradescope_json(result, log), indent=1))
         write_atomic(os.path.join(final, "feedback.txt"), feedback(result, log, self.lab.num, self.lab.name))
         write_atomic(os.path.join(final, "grade.json"), json.dumps(result, indent=1))

@@ -9,9 +9,11 @@ ARGS may hold {N_BEYOND_LLC}: the side of a square matrix of doubles that
 fills the host's last-level cache (see beyond_llc)."""
 import glob
 import os
+import re
 import statistics
 import subprocess
 
+from . import perf_feedback
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
 PERF_CONF = os.path.join(KIT, "autograder", "perf", "perf.conf")
@@ -28,6 +30,7 @@ class Perf:
         self.requires = requires.split(",")
         n = beyond_llc(cache_bytes if cache_bytes is not None else last_level_cache_bytes())
         self.harness_args = [a.replace("{N_BEYOND_LLC}", str(n)) for a in args]
+        self.bound = False  # (name, seconds) of the harness's library bound once timed; None: it has none
 
     def score(self, ratio):
         """Full points up to full_at x the reference's time, none from
@@ -140,12 +143,19 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
     ratios, times, notes = [], [], []
     with lock:  # one timing at a time
         for _ in range(RUNS):
+            # The first reference run of this grading run also times the
+            # harness's library bound, if it has one, for every student's
+            # feedback (never scored).
+            first = p.bound is False
             rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
-                                   [sandbox.inside(ref, "/ref"), *p.harness_args], 300, p.env())
+                                   [sandbox.inside(ref, "/ref"), *(["--bound"] if first else []),
+                                    *p.harness_args], 300, p.env())
             try:
                 tref = float(rlog.split()[-1])
             except (ValueError, IndexError):
                 raise Problem(STATUS_ERROR, f"the reference's harness failed: {rlog[-500:]}")
+            if first:
+                p.bound = harness_bound(rlog)
             rc, slog = sandbox.run(slot, binds, [harness, "--ref-seconds", f"{tref:.9f}", *p.harness_args],
                                    300, p.env())
             notes.append(slog[-300:])
@@ -161,7 +171,7 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
             ratios.append(ratio)
             times.append(tref)
     write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))
-    return scored_entry(p, entry, statistics.median(ratios), statistics.median(times))
+    return scored_entry(p, entry, statistics.median(ratios), statistics.median(times), p.bound or None)
 
 
 def harness_ratio(rc):
@@ -171,13 +181,26 @@ def harness_ratio(rc):
     return (rc - 20) / 10.0 if 20 <= rc <= 120 else None
 
 
-def scored_entry(p, entry, ratio, tref):
+def harness_bound(output):
+    """(name, seconds) from the reference harness's 'bound NAME SECONDS'
+    line (--bound, perf_harness.h), or None."""
+    m = re.search(r"^bound (\S+) ([0-9.eE+-]+)$", output, re.M)
+    try:
+        return (m.group(1), float(m.group(2))) if m and float(m.group(2)) > 0 else None
+    except ValueError:
+        return None
+
+
+def scored_entry(p, entry, ratio, tref, bound=None):
     score = p.score(ratio)
     threads = p.env()["OMP_NUM_THREADS"]
+    # The figures the student sees (the feedback's performance block, the
+    # chart): from these numbers only, nothing timed again.
+    figs = perf_feedback.figures(p.harness, p.harness_args, ratio, tref, threads, bound)
     entry.update(score=score, status="passed" if score == p.points else "failed",
                  output=f"{'PASS' if score == p.points else 'SLOW'}: {'at least ' if ratio >= 10 else ''}"
                  f"{ratio:.2f} x the reference's time (median of {RUNS} alternating runs; reference "
                  f"{tref * 1e3:.1f} ms, {threads} thread{'s' if threads != '1' else ''}) for "
                  f"{' '.join(p.harness_args)}; full points up to {p.full_at:g} x, none from {p.zero_at:g} x",
-                 extra_data={"ratio": ratio, "reference_seconds": tref})
+                 extra_data=figs)
     return entry

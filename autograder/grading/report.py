@@ -1,6 +1,7 @@
 """What the student and Gradescope get: feedback.txt and results.json."""
 import re
 
+from .perf_feedback import text as performance_text
 from .util import STATUS_BUILD
 
 
@@ -19,6 +20,9 @@ def gradescope_json(r, log):
         out += "\n" + r["message"]
     if log and r["status"] == STATUS_BUILD:
         out += "\n\n" + clean_log(log)
+    perf = performance_text(r["tests"], "")  # the chart stays in the grader's output folder
+    if perf:
+        out += "\n\n" + perf.rstrip("\n")
     tests = []
     for t in r["tests"]:
         g = {k: t[k] for k in ("name", "score", "max_score", "status", "output") if k in t}
@@ -53,4 +57,5 @@ def feedback(r, log, lab_num, lab_name):
                 lines.append(f"{head}  {t['output']}")
     else:
         lines.append("No test was run, so no test scored.")
-    return "\n".join(lines) + "\n"
+    perf = performance_text(r["tests"], r.get("performance_chart", ""))
+    return "\n".join(lines) + "\n" + ("\n" + perf if perf else "")

@@ -70,6 +70,6 @@ static int verify(perf_case *c)
 
 int main(int argc, char **argv)
 {
-    perf_case c = {setup, prepare, run, verify, "WIDTH HEIGHT MAX_ITER", NULL};
+    perf_case c = {setup, prepare, run, verify, "WIDTH HEIGHT MAX_ITER", NULL, NULL, NULL}; /* no library bound */
     return perf_main(argc, argv, &c);
 }

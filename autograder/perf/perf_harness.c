@@ -49,7 +49,7 @@ static int completion_code(void)
  * took longer than limit seconds, -3 when no child could be forked (the
  * sandbox's process limit, for a while), -1 when it did not end through the
  * completion code or its result is wrong. */
-static double timed_call(perf_case *c, int code, double limit)
+static double timed_call(perf_case *c, void (*call)(perf_case *), int code, double limit)
 {
     sigset_t chld, old;
     sigemptyset(&chld);
@@ -69,7 +69,7 @@ static double timed_call(perf_case *c, int code, double limit)
         return -3;
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
-        c->run(c);
+        call(c);
         _exit(code);
     }
     int status = 0;
@@ -100,10 +100,32 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of PERF_REPS timed calls after a warm-up, or a negative
+ * value from timed_call (the first failure). */
+static double median_time(perf_case *c, void (*call)(perf_case *), int code, double limit, int *failed_call)
+{
+    double t[PERF_REPS];
+    for (int r = -1; r < PERF_REPS; r++) { /* r = -1: the warm-up (caches, page faults, clocks) */
+        double tr = timed_call(c, call, code, limit);
+        if (tr < 0) {
+            *failed_call = r + 2;
+            return tr;
+        }
+        if (r >= 0)
+            t[r] = tr;
+    }
+    qsort(t, PERF_REPS, sizeof t[0], by_value);
+    return t[PERF_REPS / 2];
+}
+
 int perf_main(int argc, char **argv, perf_case *c)
 {
     double ref = 0;
-    int a = 1;
+    int a = 1, bound = 0;
+    if (a < argc && !strcmp(argv[a], "--bound")) {
+        bound = 1;
+        a++;
+    }
     if (a + 1 < argc && !strcmp(argv[a], "--ref-seconds")) {
         ref = strtod(argv[a + 1], NULL);
         a += 2;
@@ -120,24 +142,27 @@ int perf_main(int argc, char **argv, perf_case *c)
     /* Past RATIO_MAX x the reference's time no points are left: stop there.
      * The reference itself gets a generous minute. */
     double limit = ref > 0 ? RATIO_MAX * ref * 1.1 + 0.5 : 60.0;
-    double t[PERF_REPS];
-    for (int r = -1; r < PERF_REPS; r++) { /* r = -1: the warm-up (caches, page faults, clocks) */
-        double tr = timed_call(c, code, limit);
-        if (r >= 0)
-            t[r] = tr;
-        if (tr == -2)
-            return RATIO_BASE + RATIO_STEPS * RATIO_MAX; /* too slow to score */
-        if (tr == -3) {
-            fprintf(stderr, "%s: call %d: fork failed (%s)\n", argv[0], r + 2, strerror(errno));
-            return EXIT_NO_FORK;
-        }
-        if (tr < 0) {
-            fprintf(stderr, "%s: call %d did not complete or gave a wrong result\n", argv[0], r + 2);
-            return ref > 0 ? EXIT_WRONG : 1;
-        }
+    /* The library's bound, for the feedback only (the reference's run). */
+    int failed = 0;
+    if (bound && ref == 0 && c->bound) {
+        double tb = median_time(c, c->bound, code, limit, &failed);
+        if (tb > 0) {
+            printf("bound %s %.9f\n", c->bound_name, tb);
+            fflush(stdout); /* before the next fork: no child holds a copy */
+        } else
+            fprintf(stderr, "%s: the bound (%s) could not be timed\n", argv[0], c->bound_name);
     }
-    qsort(t, PERF_REPS, sizeof t[0], by_value);
-    double median = t[PERF_REPS / 2];
+    double median = median_time(c, c->run, code, limit, &failed);
+    if (median == -2)
+        return RATIO_BASE + RATIO_STEPS * RATIO_MAX; /* too slow to score */
+    if (median == -3) {
+        fprintf(stderr, "%s: call %d: fork failed (%s)\n", argv[0], failed, strerror(errno));
+        return EXIT_NO_FORK;
+    }
+    if (median < 0) {
+        fprintf(stderr, "%s: call %d did not complete or gave a wrong result\n", argv[0], failed);
+        return ref > 0 ? EXIT_WRONG : 1;
+    }
     if (ref == 0) {
         printf("%.9f\n", median);
         return 0;

@@ -6,6 +6,11 @@
  * test: a lab's suite says whether the code is right, this says how fast.
  *
  *   HARNESS ARGS...                    prints the median time in seconds
+ *   HARNESS --bound ARGS...            first "bound NAME SECONDS": the median
+ *                                      time of the same work by a library
+ *                                      (a case with a bound: lab 1's DGEMM),
+ *                                      timed the same way, for the student's
+ *                                      feedback; then the median as above
  *   HARNESS --ref-seconds T ARGS...    exits with 20 + round(10 t / T), at most
  *                                      120 (t / T >= 10: clear of the 124-127
  *                                      of timeout and the sandbox); 3 when a result was
@@ -39,6 +44,10 @@ typedef struct perf_case {
     int (*verify)(struct perf_case *c);
     const char *usage; /* ARGS, for the usage line */
     void *state;
+    /* Optional: the same work done by a library, in the child, checked by
+     * verify like run (--bound); NULL where the case has none. */
+    void (*bound)(struct perf_case *c);
+    const char *bound_name;
 } perf_case;
 
 int perf_main(int argc, char **argv, perf_case *c);

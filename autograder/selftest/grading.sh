@@ -281,8 +281,30 @@ check(t and t["score"] == 0.0 and t["output"].startswith("SKIP: performance coun
       "a matmult_blk failing a test that perf.conf requires is not timed", out)
 PY
 grep -q "for 256 [0-9]* [0-9]* 256;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
-    pass "performance: lab 1 is timed beyond this host's last-level cache ($(grep -o 'for 256 [0-9]* [0-9]* 256' "$OUT/perf-grades/students/c01_reference/feedback.txt"))" ||
+    pass "performance: lab 1 is timed beyond this host's last-level cache ($(grep -o -m1 'for 256 [0-9]* [0-9]* 256' "$OUT/perf-grades/students/c01_reference/feedback.txt"))" ||
     fail "performance: lab 1's timed size is not the one perf.conf asks for"
+# The student sees the measured figures beside the reference's (and
+# OpenBLAS's, which lab 1's harness times once a run), in the feedback and
+# Gradescope's output, and as a chart where gnuplot is; untimed, neither.
+sdir=$OUT/perf-grades/students/s_blk_times_4
+figures=$(grep -o "your matmult_blk: [0-9.]* GFLOP/s = [0-9.]* x the reference's [0-9.]* GFLOP/s (OpenBLAS: [0-9.]* GFLOP/s)" "$sdir/feedback.txt")
+if [ -n "$figures" ] && grep -qF "$figures" "$sdir/results.json" &&
+    ! grep -q "^Performance, measured" "$OUT/perf-grades/students/r_fails_required_test/feedback.txt"; then
+    pass "performance: the feedback and results.json show the figures ($figures); an untimed submission none"
+else
+    fail "performance: the feedback lacks the measured figures (see $sdir/feedback.txt)"
+fi
+if ! command -v gnuplot >/dev/null; then
+    grep -q "No chart: gnuplot is not installed" "$sdir/feedback.txt" &&
+        pass "performance: no gnuplot here, and the feedback says there is no chart" ||
+        fail "performance: no gnuplot here, and the feedback does not say so"
+elif [ "$(head -c 4 "$sdir/performance.png" 2>/dev/null | tail -c 3)" = PNG ] &&
+    grep -q "performance.png, beside this file" "$sdir/feedback.txt" &&
+    [ ! -e "$OUT/perf-grades/students/r_fails_required_test/performance.png" ]; then
+    pass "performance: the chart performance.png lies beside the feedback ($(wc -c <"$sdir/performance.png") bytes); none for an untimed submission"
+else
+    fail "performance: no performance.png beside $sdir/feedback.txt"
+fi
 
 # Gradescope's entry point, with its paths moved here.
 gs() { # submission-file expected-score what

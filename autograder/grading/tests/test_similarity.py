@@ -1,0 +1,88 @@
+"""The similarity report's own parts: reading sim_c's output, leaving the
+skeleton's code out, the pair scores and their ranking, one class's text."""
+import os
+import tarfile
+import tempfile
+import unittest
+
+from grading import similarity as sim
+
+OUTPUT = """File a.c: 120 tokens, 30 lines
+File b.c: 80 tokens, 20 lines
+File skel.c: 0 tokens, 3 lines
+Total input: 3 files (3 new, 0 old), 200 tokens
+
+a.c: line 3-12                 |b.c: line 1-9                   [60]
+
+b.c: line 1-9                  |a.c: line 3-12                  [60]
+
+a.c: line 20-25                |b.c: line 12-15                 [30]
+
+a.c: line 1-2                  |a.c: line 26-27                 [25]
+"""
+
+
+class Similarity(unittest.TestCase):
+    def test_parse_runs_and_tokens(self):
+        runs = sim.parse_runs(OUTPUT)
+        self.assertEqual(runs[0], ("a.c", 3, 12, "b.c", 1, 9, 60))
+        self.assertEqual(len(runs), 4)
+        self.assertEqual(sim.parse_tokens(OUTPUT), {"a.c": 120, "b.c": 80, "skel.c": 0})
+
+    def test_scores_both_directions_and_self_runs_ignored(self):
+        scores = sim.pair_scores(sim.parse_tokens(OUTPUT), sim.parse_runs(OUTPUT))
+        # a: 60 + 30 of 120 matched; b: 60 of 80 (a's run with itself ignored)
+        self.assertEqual(scores[("a", "b")], (round(100 * 150 / 200, 1), 90, 60))
+        # a text with no token left (only the skeleton) scores 0, not a division by zero
+        self.assertEqual(scores[("a", "skel")], (0.0, 0, 0))
+        self.assertEqual(scores[("b", "skel")], (0.0, 0, 0))
+
+    def test_matched_never_exceeds_size(self):
+        scores = sim.pair_scores({"x.c": 10, "y.c": 10}, [("x.c", 1, 5, "y.c", 1, 5, 30)])
+        self.assertEqual(scores[("x", "y")], (50.0, 10, 0))
+
+    def test_ranking_most_alike_first_ties_by_name(self):
+        scores = {("c", "d"): (40.0, 1, 1), ("a", "b"): (90.0, 1, 1), ("a", "c"): (40.0, 1, 1)}
+        self.assertEqual([p for p, _ in sim.ranked(scores)], [("a", "b"), ("a", "c"), ("c", "d")])
+
+    def test_boilerplate_inner_lines_always_ends_only_when_skeleton_like(self):
+        skeleton = ["void f(int m, double *C)\n", "{\n", "    (void)m, (void)C;\n", "}\n"]
+        student = ["    for (int i = 0; i < m; i++) s += x[i];\n",   # the run starts mid-line here
+                   "}\n",
+                   "\n",
+                   "void f(int rows, double *out)\n",              # renamed: still the skeleton's shape
+                   "{\n",
+                   "    total = 0;\n"]                              # the run ends mid-line here
+        runs = [("s.c", 1, 6, "skel", 1, 2, 30), ("s.c", 4, 5, "skel", 1, 2, 20)]
+        self.assertEqual(sim.boilerplate_lines(runs, student, skeleton), {2, 3, 4, 5})
+
+    def test_blank_keeps_line_numbers(self):
+        self.assertEqual(sim.blank(["a\n", "b\n", "c"], {2}), "a\n\nc\n")
+
+    def test_joined_names_each_file_in_a_comment(self):
+        lines = sim.joined([("x.c", "int a;\n"), ("k.cu", "__global__ void g() {}")])
+        self.assertEqual(lines, ["/* ==== x.c ==== */\n", "int a;\n", "\n", "/* ==== k.cu ==== */\n",
+                                 "__global__ void g() {}\n"])
+
+    def test_gather_reads_the_class_as_the_grader_does(self):
+        with tempfile.TemporaryDirectory() as root:
+            cls, work = os.path.join(root, "class"), os.path.join(root, "work")
+            os.makedirs(os.path.join(cls, "anna", "deep", "lab1"))
+            with open(os.path.join(cls, "anna", "deep", "lab1", "matmult.c"), "w") as f:
+                f.write("int a;\r\n")
+            os.makedirs(os.path.join(root, "tmp"))
+            with open(os.path.join(root, "tmp", "matmult.c"), "w") as f:
+                f.write("int b;\n")
+            with tarfile.open(os.path.join(cls, "bob.tar.gz"), "w:gz") as t:
+                t.add(os.path.join(root, "tmp", "matmult.c"), "lab1/matmult.c")
+            os.makedirs(os.path.join(cls, "empty"))
+            os.symlink(os.path.join(root, "tmp"), os.path.join(cls, "linked"))
+            os.makedirs(work)
+            texts, skipped = sim.gather(["matmult.c"], cls, work)
+            self.assertEqual(texts, {"anna": [("matmult.c", "int a;\n")], "bob": [("matmult.c", "int b;\n")]})
+            self.assertEqual(sorted(skipped), ["empty", "linked"])
+            self.assertIn("symbolic link", skipped["linked"])
+
+
+if __name__ == "__main__":
+    unittest.main()
