@@ -18,6 +18,7 @@ this package; make check uses its call rules (calls.py, elf.py) too.
     report          the student's feedback.txt and Gradescope's results.json
     gradebook       gradebook.csv, the histogram, progress
     batch           grading a class: one submission after another, several at once
+    slurm           the same batch as a Slurm array job, merged as a local run is
     similarity      pairs of a class's submissions unusually alike (sim_c; autograder/similarity)
 
 Unit tests of the pure parts: autograder/grading/tests/ (make test runs them
