@@ -62,7 +62,9 @@ case $macros in
 *__AVX__*) vec="AVX (4 doubles), reference tile 6 x 8" ;;
 *) vec="SSE2 (2 doubles), reference tile 4 x 4" ;;
 esac
-march=$(gcc -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" { print $2; exit }')
+# (awk reads to the end: an early exit would kill gcc with SIGPIPE, and
+# this script with it, under pipefail)
+march=$(gcc -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" && m == "" { m = $2 } END { print m }')
 echo "CPU: $cpu; OpenBLAS core: ${OPENBLAS_CORETYPE:-$core}; one thread (peak bound $peak GFLOP/s); median of $REPEATS; $(bench_date)"
 echo "vectors: $vec; gcc -march=native is -march=${march:-?}"
 
