@@ -35,3 +35,20 @@ for f in "${scripts[@]}"; do
         fail "shellcheck $f: $(printf '%s\n' "$out" | awk 'END { print NR }') finding(s); the first: $(printf '%s\n' "$out" | awk 'NR == 1')"
     fi
 done
+
+# What ShellCheck does not see: under pipefail, a reader that stops early
+# (head, grep -q or -m, an awk that exits) kills the writer with SIGPIPE
+# once the writer has more to say than the pipe holds, and the pipeline, and
+# with set -e the script, fails on a host whose output is longer (a 32-thread
+# /proc/cpuinfo ended make bench LAB=3 with status 141). Read to the end:
+# awk 'NR == 1', or an awk that keeps the first match and prints it at END.
+early=()
+for f in "${scripts[@]}"; do
+    grep -q 'pipefail' "$f" || continue
+    while IFS= read -r hit; do early+=("$f:$hit"); done < <(grep -nE '\| *(head\b|grep +-[a-zA-Z]*[qm])|\| *awk[^|]*\bexit\b' "$f")
+done
+if [ ${#early[@]} = 0 ]; then
+    pass "no script under pipefail ends a pipeline with a reader that stops early (head, grep -q/-m, awk exit)"
+else
+    fail "pipelines under pipefail whose reader stops early (SIGPIPE on a host with longer output): ${early[*]:0:3}"
+fi

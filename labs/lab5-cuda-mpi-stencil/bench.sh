@@ -46,7 +46,7 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) > 4 ? $(nproc) - 4 : 1 ))
     else
         echo "$(nproc) CPU cores, no GPU"
     fi
-    mpirun --version 2>&1 | head -1
+    mpirun --version 2>&1 | awk 'NR == 1'
 } | tee "$OUT/machine.txt"
 
 csv=$OUT/bench.csv

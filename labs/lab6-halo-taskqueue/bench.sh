@@ -42,8 +42,8 @@ csv=$OUT/bench.csv
 echo "backend,ranks,pattern,blocks,threads,num,den,bytes,variant,mean_us,sd_us,median_us,speedup_vs_best_baseline,vs_bound,pack_alone_us,mpi_alone_us,status,chained_pct,max_run" >"$csv"
 {
     date -u '+%Y-%m-%d %H:%M UTC'
-    mpirun --version 2>/dev/null | head -1
-    if [ "$gpus" -gt 0 ]; then nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader; nvidia-smi topo -m; else lscpu | head -20; fi
+    mpirun --version 2>/dev/null | awk 'NR == 1'
+    if [ "$gpus" -gt 0 ]; then nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader; nvidia-smi topo -m; else lscpu | awk 'NR <= 20'; fi
 } >"$OUT/machine.txt" 2>&1
 
 failed=0
@@ -59,7 +59,7 @@ run() {
 }
 
 if [ "$gpus" -gt 0 ]; then
-    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1')
     echo "$gpus x $gpu; $ITERS iterations, $WARMUP warm-up, $REPS repetitions; machine in $OUT/machine.txt"
     for np in 1 2; do
         [ "$np" -gt "$gpus" ] && continue

@@ -46,7 +46,7 @@ else
 fi
 gpus=0
 command -v nvidia-smi >/dev/null 2>&1 && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(awk -F': ' '/^model name/ && !c { c = $2 } END { print c }' /proc/cpuinfo)
 echo "CPU: $cpu, $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$gpus" -gt 0 ] && nvidia-smi --query-gpu=index,name --format=csv,noheader
