@@ -17,6 +17,7 @@ this package; make check uses its call rules (calls.py, elf.py) too.
     results         reading the runner's results.json against the test list
     report          the student's feedback.txt and Gradescope's results.json
     gradebook       gradebook.csv, the histogram, progress
+    command         autograder/grade's options: grading here (batch) or through Slurm
     batch           grading a class: one submission after another, several at once
     slurm           the same batch as a Slurm array job, merged as a local run is
     similarity      pairs of a class's submissions unusually alike (sim_c; autograder/similarity)

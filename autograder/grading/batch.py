@@ -2,7 +2,6 @@
 student files only, build in the sandbox, check the objects, run the suite
 in the sandbox, check its results against the reference's test list, score
 performance), several at once, resumable. See autograder/grade."""
-import argparse
 import concurrent.futures
 import datetime
 import json
@@ -16,16 +15,16 @@ import sys
 import threading
 import time
 
-from . import calls, perf, perf_feedback, slurm
+from . import calls, perf, perf_feedback
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
 from .report import feedback, gradescope_json
 from .results import apply_call_rules, read_results
 from .review import review_flags
-from .sandbox import SANDBOX, UID_BLOCK, Sandbox, claim_uids, lock_down
+from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
 from .unpack import collect, refused, submissions
-from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Problem,
+from .util import (STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Problem,
                    fingerprint, write_atomic)
 from .watch import ResultsWatch
 
@@ -212,52 +211,6 @@ def class_entries(args):
         subs = {k: v for k, v in subs.items() if k in keep}
     # Not abspath of the entry: one that is a link must stay one to be refused.
     return {sid: os.path.join(os.path.abspath(args.submissions), os.path.basename(p)) for sid, p in subs.items()}
-
-
-def arguments(doc, argv=None):
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
-    ap.add_argument("lab", help="the lab's number")
-    ap.add_argument("submissions", help="the folder of submissions")
-    ap.add_argument("-j", "--jobs", type=int, default=1, help="submissions graded at once [1]")
-    ap.add_argument("-o", "--out", help="where results go [build/grade/labN]")
-    ap.add_argument("--force", action="store_true", help="grade again what is already graded")
-    ap.add_argument("--wall", type=int, default=600, help="seconds for all the tests of one submission [600]")
-    ap.add_argument("--build-wall", type=int, default=180, help="seconds for one build [180]")
-    ap.add_argument("--no-perf", action="store_true", help="no performance points (autograder/perf/perf.conf)")
-    ap.add_argument("--keep", action="store_true", help="keep the work folders (OUT/work)")
-    ap.add_argument("--only", help="grade only these students (comma-separated)")
-    ap.add_argument("--sandbox", choices=("required", "off"), default="required",
-                    help="'off' runs student code unconfined: only for code you trust [required]")
-    ap.add_argument("--slurm", action="store_true",
-                    help="grade as a Slurm array job (sbatch --array) and wait for it, then merge")
-    ap.add_argument("--slurm-opts", default="", help="more sbatch options, e.g. '--partition=gpu --account=cs101 "
-                    "--time=2:00:00' (after the grader's own, so they win)")
-    ap.add_argument("--slurm-tasks", type=int, help=f"array tasks [one per {slurm.PER_TASK} submissions to grade]")
-    ap.add_argument("--slurm-task", help=argparse.SUPPRESS)  # an array task: its class's share list
-    args = ap.parse_args(argv)
-    if not args.lab.isdigit():
-        sys.exit("grade: LAB is a lab's number, e.g. 1")
-    if not os.path.isdir(args.submissions):
-        sys.exit(f"grade: {args.submissions} is not a folder")
-    args.jobs = max(1, args.jobs)
-    if args.jobs > UID_BLOCK:
-        sys.exit(f"grade: at most {UID_BLOCK} jobs at once")
-    return args
-
-
-def main(doc, argv=None):
-    args = arguments(doc, argv)
-    out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
-    os.makedirs(os.path.join(out, "students"), exist_ok=True)
-    if args.slurm:
-        sys.exit(slurm.submit(args, out))
-    if args.slurm_task:
-        sys.exit(slurm.task(args, out))
-    t0 = time.time()
-    subs = class_entries(args)
-    fresh = grade_here(args, out, subs)
-    merge(out, fresh, len(subs) - fresh, t0)
 
 
 def grade_here(args, out, subs, work=None):

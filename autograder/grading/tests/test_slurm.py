@@ -5,7 +5,7 @@ import shlex
 import threading
 import unittest
 
-from grading import batch, sandbox, slurm
+from grading import command, sandbox, slurm
 
 
 class Slurm(unittest.TestCase):
@@ -22,7 +22,7 @@ class Slurm(unittest.TestCase):
         self.assertEqual([slurm.gpus_wanted(n) for n in (1, 2, 3, 4)], [0, 0, 1, 4])
 
     def test_sbatch_command(self):
-        args = batch.arguments("grade\n", ["--slurm", "--slurm-opts", "--partition=gpu --time=2:00:00 --gres=gpu:2",
+        args = command.arguments("grade\n", ["--slurm", "--slurm-opts", "--partition=gpu --time=2:00:00 --gres=gpu:2",
                                            "-j", "3", "--no-perf", "4", "/tmp"])
         cmd = slurm.sbatch_command(args, "/out", "/out/slurm/share.txt", 5)
         self.assertEqual(cmd[:6], ["sbatch", "--parsable", "--array=0-4", "--job-name=grade-lab4",
