@@ -231,6 +231,22 @@ static void usage(const char *prog)
     fprintf(stderr, "usage: %s [--results FILE] [--visible-only] [--only TEST] [--list]\n", prog);
 }
 
+/* The verdicts of the tests the runner has run so far, into res. */
+static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res)
+{
+    int nres = srunner_ntests_run(sr);
+    TestResult **trs = srunner_results(sr);
+    for (int r = 0; r < nres; r++) {
+        for (int i = 0; i < suite->count; i++) {
+            if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
+                continue;
+            res[i].status = classify(trs[r], effective_timeout(&suite->spec[i]), res[i].message, sizeof res[i].message);
+            res[i].score = res[i].status == AG_PASS ? suite->spec[i].points : 0.0;
+        }
+    }
+    free(trs);
+}
+
 int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *))
 {
     static ag_suite suite;
@@ -293,6 +309,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
 
     Suite *cs = suite_create(lab);
     int ran = 0;
+    static int order[AG_MAX_TESTS]; /* the spec of each test case, in the order added */
     for (int i = 0; i < suite.count; i++) {
         const ag_spec *sp = &suite.spec[i];
         res[i].status = AG_NOT_RUN;
@@ -318,26 +335,38 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             tcase_add_test(tc, sp->test);
         }
         suite_add_tcase(cs, tc);
-        ran++;
+        order[ran++] = i;
     }
 
+    /* AG_STOP_AT_FIRST_LOSS=1 (the kit's self-test, for its mutants): the
+     * tests run one at a time and stop at the first that does not pass, or
+     * before any if a call rule is broken. A mutant is caught as soon as it
+     * loses a point; the rest of its tests would only cost time (on a GPU
+     * host, GPU time). Never in grading: a student gets every test. */
+    const char *stop_env = getenv("AG_STOP_AT_FIRST_LOSS");
+    int stop_at_loss = stop_env && !strcmp(stop_env, "1");
+    int lost_before = 0;
+    for (int i = 0; i < suite.count; i++)
+        lost_before |= res[i].status == AG_FAIL;
     SRunner *sr = srunner_create(cs);
     double t0 = wall_time();
-    if (ran > 0)
+    int not_run = 0;
+    if (ran > 0 && !stop_at_loss) {
         srunner_run_all(sr, CK_SILENT);
-    double seconds = wall_time() - t0;
-
-    int nres = ran > 0 ? srunner_ntests_run(sr) : 0;
-    TestResult **trs = ran > 0 ? srunner_results(sr) : NULL;
-    for (int r = 0; r < nres; r++) {
-        for (int i = 0; i < suite.count; i++) {
-            if (strcmp(tr_tcname(trs[r]), suite.spec[i].test->name) != 0)
-                continue;
-            res[i].status = classify(trs[r], effective_timeout(&suite.spec[i]), res[i].message, sizeof res[i].message);
-            res[i].score = res[i].status == AG_PASS ? suite.spec[i].points : 0.0;
+        collect_results(sr, &suite, res);
+    } else if (ran > 0) {
+        for (int t = 0; t < ran; t++) {
+            int i = order[t];
+            if (lost_before) {
+                not_run = ran - t;
+                break;
+            }
+            srunner_run(sr, lab, suite.spec[i].test->name, CK_SILENT);
+            collect_results(sr, &suite, res);
+            lost_before = res[i].status != AG_PASS;
         }
     }
-    free(trs);
+    double seconds = wall_time() - t0;
 
     double score = 0, max_score = 0, skipped = 0;
     int failed = 0;
@@ -365,11 +394,27 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     if (results_path)
         write_results_json(results_path, lab, &suite, res, score, max_score, seconds, note);
 
-    /* Check's own summary line closes the output. */
-    if (ran > 0)
+    /* Check's own summary line closes the output (stopping early, the kit
+     * writes it: the runner ran one test at a time). */
+    if (stop_at_loss) {
+        int checks = 0, passes = 0, failures = 0, errors = 0;
+        for (int i = 0; i < suite.count; i++) {
+            if (res[i].status == AG_NOT_RUN || res[i].status == AG_SKIP)
+                continue;
+            checks++;
+            passes += res[i].status == AG_PASS;
+            failures += res[i].status == AG_FAIL;
+            errors += res[i].status == AG_CRASH || res[i].status == AG_TIMEOUT;
+        }
+        if (not_run > 0)
+            printf("stopped at the first test lost (AG_STOP_AT_FIRST_LOSS=1): %d not run\n", not_run);
+        printf("%d%%: Checks: %d, Failures: %d, Errors: %d\n", checks ? 100 * passes / checks : 100, checks, failures,
+               errors);
+    } else if (ran > 0) {
         srunner_print(sr, CK_MINIMAL);
-    else
+    } else {
         printf("100%%: Checks: 0, Failures: 0, Errors: 0\n");
+    }
     srunner_free(sr);
     return failed > 0 ? 1 : 0;
 }
