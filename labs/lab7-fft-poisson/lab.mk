@@ -11,7 +11,7 @@ fft_poisson_SRCS := $(LAB_DIR)/fft_poisson_main.c autograder/lab7/lab7_checks.c
 # Run by the tests under mpirun (stage 4).
 lab7_mpi_check_SRCS := autograder/lab7/mpi/lab7_mpi_check.c
 LAB4_DIR      := labs/lab4-multigpu-jacobi
-LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB4_DIR)/nccl_world.c
+LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB_DIR)/fp_gpu_plan.cu $(LAB4_DIR)/nccl_world.c
 
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
