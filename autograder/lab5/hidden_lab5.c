@@ -37,7 +37,7 @@ START_TEST(hidden_gpu_large_slab)
 }
 END_TEST
 
-void lab5_hidden_tests(ag_suite *s)
+void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_odd_shapes, .points = 1, .hidden = 1, .timeout = 150});
     ag_add(s, (ag_spec){.test = hidden_gpu_odd_regions, .points = 1, .hidden = 1, .gpus = 1, .timeout = 60});

@@ -43,7 +43,7 @@ START_TEST(hidden_self_and_three_ranks)
 }
 END_TEST
 
-void lab6_hidden_tests(ag_suite *s)
+void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_partners_more_sizes, .points = 1, .hidden = 1});
     ag_add(s, (ag_spec){.test = hidden_strided_awkward_threads, .points = 1, .hidden = 1});

@@ -46,7 +46,7 @@ START_TEST(hidden_fold_non_cubic)
 }
 END_TEST
 
-void lab7_hidden_tests(ag_suite *s)
+void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_thin_grids, .points = 1, .hidden = 1});
     ag_add(s, (ag_spec){.test = hidden_fold_non_cubic, .points = 1, .hidden = 1});
