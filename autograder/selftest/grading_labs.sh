@@ -29,7 +29,9 @@ class() {
     dir=$OUT/lab$lab/class
     ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
     mkdir -p "$dir/reference" "$dir/skeleton" "$dir/mutant_$mutant"
-    read -ra files < <(sed -n 's/^STUDENT_FILES *:*= *//p' "$skel/lab.mk")
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \
+        --eval 'print-files: ; @echo $(STUDENT_FILES)' print-files)
     for f in "${files[@]}"; do
         if [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/reference/"; else cp "$skel/$f" "$dir/reference/"; fi
         cp "$skel/$f" "$dir/skeleton/"
