@@ -4,7 +4,9 @@ in the same run on the same machine; points from the ratio of the times.
 
 perf.conf, one line per score:
     LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
-THREADS: 1, or 'all' (every core the grader may use: OMP_NUM_THREADS).
+THREADS: 1, or 'all' (every core the grader may use: OMP_NUM_THREADS), or
+'gpu': a device case on one GPU (perf_harness.h), skipped where there is
+none, linked with the student's objects built from the lab's .cu files.
 ARGS may hold {N_BEYOND_LLC}: the side of a square matrix of doubles that
 fills the host's last-level cache (see beyond_llc)."""
 import glob
@@ -18,15 +20,18 @@ from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomi
 
 PERF_CONF = os.path.join(KIT, "autograder", "perf", "perf.conf")
 RUNS = 3                    # alternating rounds of reference and student; the median ratio counts
+NO_DEVICE = 5               # a device harness's status when there is no GPU (perf_harness.h)
+NO_GPU = "performance on the GPU is timed only on a grading host with one; this host has none (skipped, not passed)"
 
 
 class Perf:
     def __init__(self, fields, cache_bytes=None):
         (self.lab, self.name, points, full, zero, threads, requires, self.harness, *args) = fields
         self.points, self.full_at, self.zero_at = float(points), float(full), float(zero)
-        if not 1 <= self.full_at < self.zero_at or threads not in ("1", "all"):
-            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at and threads 1 or all")
+        if not 1 <= self.full_at < self.zero_at or threads not in ("1", "all", "gpu"):
+            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at and threads 1, all or gpu")
         self.threads = threads
+        self.device = threads == "gpu"
         self.requires = requires.split(",")
         n = beyond_llc(cache_bytes if cache_bytes is not None else last_level_cache_bytes())
         self.harness_args = [a.replace("{N_BEYOND_LLC}", str(n)) for a in args]
@@ -46,12 +51,22 @@ class Perf:
         cores = len(os.sched_getaffinity(0)) if self.threads == "all" else 1
         return {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(cores)}
 
+    def where(self):
+        """Where it ran, for the feedback: '1', '16' (threads) or 'GPU'."""
+        return "GPU" if self.device else self.env()["OMP_NUM_THREADS"]
+
     def link_cmd(self, lab, build, kit):
         libs = make_var(lab.num, "LAB_LDLIBS").split()
         perf = f"{kit}/autograder/perf"
-        objs = [f"{build}/student/{os.path.basename(o)}" for o in lab.student_objects(lab.ref_build)]
-        return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", f"-I{kit}/labs/{lab.name}", f"-I{kit}/common",
-                f"-I{perf}", "-o", f"{build}/perf_{self.name}", f"{perf}/{self.harness}.c", f"{perf}/perf_harness.c",
+        objs = [f"{build}/student/{os.path.basename(o)}" for o in lab.student_objects(lab.ref_build)
+                if not self.device or lab.from_cu(o)]
+        sources = [f"{perf}/{self.harness}.c", f"{perf}/perf_harness.c"] + ([f"{perf}/perf_device.c"] if self.device
+                                                                            else [])
+        # The lab's own compile flags (CUDA's headers; lab 4's -ffp-contract=off, which
+        # its harness's bit-for-bit check on the CPU needs as much as the lab does).
+        cflags = make_var(lab.num, "LAB_CFLAGS").split()
+        return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", *cflags, f"-I{kit}/labs/{lab.name}", f"-I{kit}/common",
+                f"-I{perf}", "-o", f"{build}/perf_{self.name}", *sources,
                 *objs, f"{kit}/{lab.kit_build}/libkitcommon.a", *libs, "-lm"]
 
     def build_reference(self, lab):
@@ -121,6 +136,10 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
     entry = {"name": f"perf_{p.name}", "max_score": p.points, "score": 0.0, "visibility": "visible"}
     passed = {t["name"] for t in tests if t["status"] == "passed"}
     missing = [r for r in p.requires if r not in passed]
+    skipped = [t["name"] for t in tests if t["name"] in missing and t["output"].startswith("SKIP")]
+    if p.device and skipped:
+        entry.update(status="failed", output=f"SKIP: {NO_GPU} (so were the tests it needs: {', '.join(skipped)})")
+        return entry
     if missing:
         entry.update(status="failed", output="SKIP: performance counts only for correct code; "
                      f"these tests must pass first: {', '.join(missing)}")
@@ -150,6 +169,9 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
             rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
                                    [sandbox.inside(ref, "/ref"), *(["--bound"] if first else []),
                                     *p.harness_args], 300, p.env())
+            if rc == NO_DEVICE:
+                entry.update(status="failed", output=f"SKIP: {NO_GPU}")
+                return entry
             try:
                 tref = float(rlog.split()[-1])
             except (ValueError, IndexError):
@@ -193,14 +215,14 @@ def harness_bound(output):
 
 def scored_entry(p, entry, ratio, tref, bound=None):
     score = p.score(ratio)
-    threads = p.env()["OMP_NUM_THREADS"]
+    threads = p.where()
     # The figures the student sees (the feedback's performance block, the
     # chart): from these numbers only, nothing timed again.
     figs = perf_feedback.figures(p.harness, p.harness_args, ratio, tref, threads, bound)
     entry.update(score=score, status="passed" if score == p.points else "failed",
                  output=f"{'PASS' if score == p.points else 'SLOW'}: {'at least ' if ratio >= 10 else ''}"
                  f"{ratio:.2f} x the reference's time (median of {RUNS} alternating runs; reference "
-                 f"{tref * 1e3:.1f} ms, {threads} thread{'s' if threads != '1' else ''}) for "
+                 f"{tref * 1e3:.1f} ms, {perf_feedback.where_words(threads)}) for "
                  f"{' '.join(p.harness_args)}; full points up to {p.full_at:g} x, none from {p.zero_at:g} x",
                  extra_data=figs)
     return entry

@@ -21,6 +21,11 @@ HARNESS_WORK = {
     "lab2_jacobi": ("jacobi_omp_v2", "MLUP/s", lambda a: 1e-6 * a[0] ** 3 * a[1]),
     # WIDTH HEIGHT MAX_ITER: one image
     "lab2_mandel": ("mandel", "Mpixel/s", lambda a: 1e-6 * a[0] * a[1]),
+    # m n k: 2 m n k floating-point operations (the bound: cuBLAS DGEMM)
+    "lab3_gpu5": ("matmult_gpu5_dev", "GFLOP/s", lambda a: 2e-9 * a[0] * a[1] * a[2]),
+    # N SWEEPS SAMPLES: 16 bytes per interior point and sweep, one read and
+    # one write (the bound: device-to-device copies of as many bytes)
+    "lab4_gpu3": ("jacobi_gpu3_slab", "GB/s", lambda a: 16e-9 * a[0] ** 3 * a[1]),
 }
 CHART = "performance.png"
 
@@ -39,8 +44,13 @@ def figures(harness, args, ratio, tref, threads, bound=None):
     if amount:
         fig.update(unit=unit, reference_rate=amount / tref, student_rate=amount / (ratio * tref))
         if bound:
-            fig.update(bound_name=bound[0], bound_rate=amount / bound[1])
+            fig.update(bound_name=bound[0].replace("_", " "), bound_rate=amount / bound[1])
     return fig
+
+
+def where_words(threads):
+    """'1 thread', '16 threads', 'one GPU' (perf.Perf.where)."""
+    return "one GPU" if threads == "GPU" else f"{threads} thread{'s' if threads != '1' else ''}"
 
 
 def rate(value):
@@ -71,9 +81,9 @@ def text(tests, chart_note):
     figs = measured(tests)
     if not figs:
         return ""
-    threads = {f["threads"] for f in figs}
+    where = ", ".join(where_words(t) for t in sorted({f["threads"] for f in figs}))
     lines = ["Performance, measured in this run: your code and the reference's timed alternately on the same "
-             f"machine ({'/'.join(sorted(threads))} thread{'s' if threads != {'1'} else ''}; the medians):"]
+             f"machine ({where}; the medians):"]
     lines += [f"  {sentence(f)}, for {f['args']}" for f in figs]
     if chart_note:
         lines.append(f"  {chart_note}")

@@ -71,6 +71,7 @@ static int verify(perf_case *c)
 
 int main(int argc, char **argv)
 {
-    perf_case c = {setup, prepare, run, verify, "m n k bs", NULL, dgemm, "OpenBLAS"};
+    perf_case c = {.setup = setup, .prepare = prepare, .run = run, .verify = verify, .usage = "m n k bs",
+                   .bound = dgemm, .bound_name = "OpenBLAS"};
     return perf_main(argc, argv, &c);
 }

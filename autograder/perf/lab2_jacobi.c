@@ -70,6 +70,6 @@ static int verify(perf_case *c)
 
 int main(int argc, char **argv)
 {
-    perf_case c = {setup, prepare, run, verify, "N SWEEPS", NULL, NULL, NULL}; /* no library bound */
+    perf_case c = {.setup = setup, .prepare = prepare, .run = run, .verify = verify, .usage = "N SWEEPS"};
     return perf_main(argc, argv, &c);
 }

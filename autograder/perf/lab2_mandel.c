@@ -70,6 +70,7 @@ static int verify(perf_case *c)
 
 int main(int argc, char **argv)
 {
-    perf_case c = {setup, prepare, run, verify, "WIDTH HEIGHT MAX_ITER", NULL, NULL, NULL}; /* no library bound */
+    perf_case c = {.setup = setup, .prepare = prepare, .run = run, .verify = verify,
+                   .usage = "WIDTH HEIGHT MAX_ITER"};
     return perf_main(argc, argv, &c);
 }

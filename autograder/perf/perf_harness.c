@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,17 +34,19 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int completion_code(void)
+uint64_t perf_unpredictable_seed(void)
 {
-    unsigned int r = (unsigned int)getpid() ^ (unsigned int)time(NULL);
+    uint64_t seed = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL);
     int fd = open("/dev/urandom", O_RDONLY);
     if (fd >= 0) {
-        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
-            r ^= (unsigned int)clock();
+        if (read(fd, &seed, sizeof seed) != (ssize_t)sizeof seed)
+            seed ^= (uint64_t)clock();
         close(fd);
     }
-    return 30 + (int)(r % 90u);
+    return seed;
 }
+
+static int completion_code(void) { return 30 + (int)(perf_unpredictable_seed() % 90u); }
 
 /* One call in a child; its time in seconds, or a negative value: -2 when it
  * took longer than limit seconds, -3 when no child could be forked (the
@@ -94,6 +97,149 @@ static double timed_call(perf_case *c, void (*call)(perf_case *), int code, doub
     return t;
 }
 
+/* The device cases' one child (perf_harness.h). */
+static struct {
+    pid_t pid;
+    int to_child, from_child;
+} device = {-1, -1, -1};
+
+static void write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            _exit(EXIT_USAGE); /* the harness went away */
+        p += w, n -= (size_t)w;
+    }
+}
+
+/* In the child: set up, then obey commands until the pipe closes. */
+static void device_child(perf_case *c, int in, int out, int code)
+{
+    int status = c->device_setup(c);
+    write_all(out, &status, sizeof status);
+    if (status != 0)
+        _exit(0);
+    char cmd;
+    while (read(in, &cmd, 1) == 1) {
+        if (cmd == 'L')
+            c->device_load(c);
+        else if (cmd == 'R')
+            c->run(c);
+        else if (cmd == 'B')
+            c->bound(c);
+        else if (cmd == 'F')
+            c->device_fetch(c);
+        else
+            break;
+        write_all(out, &code, sizeof code);
+    }
+    _exit(0);
+}
+
+/* The child's next answer within limit seconds: 0 when it is `expect`, -2
+ * past the limit, -1 when the child died or said something else. */
+static int device_answer(int expect, double limit)
+{
+    int got = 0;
+    size_t have = 0;
+    double t0 = now();
+    while (have < sizeof got) {
+        double left = limit - (now() - t0);
+        if (left <= 0)
+            return -2;
+        struct pollfd p = {device.from_child, POLLIN, 0};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        ssize_t n = read(device.from_child, (char *)&got + have, sizeof got - have);
+        if (n <= 0)
+            return -1;
+        have += (size_t)n;
+    }
+    return got == expect ? 0 : -1;
+}
+
+static void device_stop(void)
+{
+    if (device.pid > 0) {
+        kill(device.pid, SIGKILL);
+        waitpid(device.pid, NULL, 0);
+        device.pid = -1;
+    }
+}
+
+/* Starts the child; 0, PERF_NO_DEVICE, or -1 when it failed to start. */
+static int device_start(perf_case *c, int code)
+{
+    int down[2], up[2];
+    if (pipe(down) != 0 || pipe(up) != 0)
+        return -1;
+    fflush(NULL);
+    device.pid = fork();
+    if (device.pid < 0)
+        return -1;
+    if (device.pid == 0) {
+        close(down[1]), close(up[0]);
+        device_child(c, down[0], up[1], code);
+    }
+    close(down[0]), close(up[1]);
+    device.to_child = down[1], device.from_child = up[0];
+    signal(SIGPIPE, SIG_IGN); /* a dead child shows as an error, not a killed harness */
+    int status = -1;
+    size_t have = 0;
+    while (have < sizeof status) { /* set-up: a CUDA context and the device arrays, well within a minute */
+        struct pollfd p = {device.from_child, POLLIN, 0};
+        if (poll(&p, 1, 120000) <= 0)
+            return -1;
+        ssize_t n = read(device.from_child, (char *)&status + have, sizeof status - have);
+        if (n <= 0)
+            return -1;
+        have += (size_t)n;
+    }
+    return status == 0 ? 0 : status == PERF_NO_DEVICE ? PERF_NO_DEVICE : -1;
+}
+
+/* One step of the child within limit seconds (device_answer's values). */
+static int device_step(char cmd, int code, double limit)
+{
+    if (write(device.to_child, &cmd, 1) != 1)
+        return -1;
+    return device_answer(code, limit);
+}
+
+/* One call of a device case: like timed_call, but in the long-lived child,
+ * and only the run step timed. */
+static double device_call(perf_case *c, int bound, int code, double limit)
+{
+    c->prepare(c);
+    if (device_step('L', code, 60.0) != 0)
+        return -1;
+    double t0 = now();
+    int r = device_step(bound ? 'B' : 'R', code, limit);
+    double t = now() - t0;
+    if (r != 0)
+        return r;
+    if (device_step('F', code, 60.0) != 0)
+        return -1;
+    int (*check)(perf_case *) = bound && c->verify_bound ? c->verify_bound : c->verify;
+    return check(c) ? t : -1;
+}
+
+static double one_call(perf_case *c, int bound, int code, double limit)
+{
+    if (c->device_setup)
+        return device_call(c, bound, code, limit);
+    return timed_call(c, bound ? c->bound : c->run, code, limit);
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -102,11 +248,11 @@ static int by_value(const void *a, const void *b)
 
 /* The median of PERF_REPS timed calls after a warm-up, or a negative
  * value from timed_call (the first failure). */
-static double median_time(perf_case *c, void (*call)(perf_case *), int code, double limit, int *failed_call)
+static double median_time(perf_case *c, int bound, int code, double limit, int *failed_call)
 {
     double t[PERF_REPS];
     for (int r = -1; r < PERF_REPS; r++) { /* r = -1: the warm-up (caches, page faults, clocks) */
-        double tr = timed_call(c, call, code, limit);
+        double tr = one_call(c, bound, code, limit);
         if (tr < 0) {
             *failed_call = r + 2;
             return tr;
@@ -139,20 +285,33 @@ int perf_main(int argc, char **argv, perf_case *c)
         return EXIT_USAGE;
     }
     int code = completion_code();
+    if (c->device_setup) {
+        int started = device_start(c, code);
+        if (started == PERF_NO_DEVICE) {
+            fprintf(stderr, "%s: no GPU on this host: nothing timed\n", argv[0]);
+            return PERF_NO_DEVICE;
+        }
+        if (started != 0) {
+            fprintf(stderr, "%s: the timing process could not set the GPU up\n", argv[0]);
+            device_stop();
+            return ref > 0 ? EXIT_WRONG : 1;
+        }
+        atexit(device_stop);
+    }
     /* Past RATIO_MAX x the reference's time no points are left: stop there.
      * The reference itself gets a generous minute. */
     double limit = ref > 0 ? RATIO_MAX * ref * 1.1 + 0.5 : 60.0;
     /* The library's bound, for the feedback only (the reference's run). */
     int failed = 0;
     if (bound && ref == 0 && c->bound) {
-        double tb = median_time(c, c->bound, code, limit, &failed);
+        double tb = median_time(c, 1, code, limit, &failed);
         if (tb > 0) {
             printf("bound %s %.9f\n", c->bound_name, tb);
             fflush(stdout); /* before the next fork: no child holds a copy */
         } else
             fprintf(stderr, "%s: the bound (%s) could not be timed\n", argv[0], c->bound_name);
     }
-    double median = median_time(c, c->run, code, limit, &failed);
+    double median = median_time(c, 0, code, limit, &failed);
     if (median == -2)
         return RATIO_BASE + RATIO_STEPS * RATIO_MAX; /* too slow to score */
     if (median == -3) {

@@ -29,6 +29,15 @@ class PerfFeedback(unittest.TestCase):
         self.assertNotIn("unit", u)
         self.assertEqual(pf.sentence(u), "your gpu_thing: 0.25 x the reference's speed (40.0 ms against 10.0 ms)")
 
+    def test_gpu_units_and_bounds(self):
+        g = pf.figures("lab4_gpu3", ["384", "16", "64"], 1.25, 0.005, "GPU", ("device_copy", 0.004))
+        self.assertAlmostEqual(g["reference_rate"], 16e-9 * 384 ** 3 * 16 / 0.005)  # GB/s at 16 B per point
+        self.assertAlmostEqual(g["bound_rate"], 16e-9 * 384 ** 3 * 16 / 0.004)
+        self.assertIn("(device copy: ", pf.sentence(g))
+        self.assertIn("on the same machine (one GPU; the medians)", pf.text([{"extra_data": g}], ""))
+        m = pf.figures("lab3_gpu5", ["4096", "4096", "4096"], 2.0, 0.03, "GPU")
+        self.assertAlmostEqual(m["student_rate"], 2e-9 * 4096 ** 3 / 0.06)
+
     def test_slower_than_the_harness_measures(self):
         f = pf.figures("lab2_mandel", ["1024", "1024", "300"], 10.0, 0.1, "2")
         self.assertTrue(pf.sentence(f).startswith("your mandel: at most 1.05 Mpixel/s = 0.10 x"))

@@ -39,6 +39,18 @@ class PerfScore(unittest.TestCase):
         self.assertEqual((e["score"], e["status"]), (2.33, "failed"))
         self.assertIn("3.00 x the reference's time", e["output"])
 
+    def test_device_case(self):
+        (g,) = perf.parse("3 gpu5 3 1.25 4.0 gpu a,b lab3_gpu5 64 64 64\n", 3, cache_bytes=1)
+        self.assertTrue(g.device and not self.p.device)
+        self.assertEqual(g.env()["OMP_NUM_THREADS"], "1")
+        e = perf.scored_entry(g, {"name": "perf_gpu5", "max_score": 3.0, "score": 0.0}, 1.0, 0.03,
+                              ("cuBLAS_DGEMM", 0.01))
+        self.assertIn("one GPU", e["output"])
+        self.assertEqual(e["extra_data"]["bound_name"], "cuBLAS DGEMM")
+        self.assertEqual(perf.NO_DEVICE, 5)  # perf_harness.h's PERF_NO_DEVICE
+        with self.assertRaises(ValueError):
+            perf.parse("3 gpu5 3 1.25 4.0 gpus a lab3_gpu5 64 64 64\n", 3, cache_bytes=1)
+
     def test_beyond_llc(self):
         self.assertEqual(perf.beyond_llc(32 << 20), 2048)          # 2048^2 * 8 bytes = 32 MiB
         self.assertEqual(perf.beyond_llc((32 << 20) + 1), 2112)
