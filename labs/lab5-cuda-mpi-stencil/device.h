@@ -60,6 +60,10 @@ extern const dev_backend dev_cpu;
 /* device_cuda.cu: the CUDA backend (its calls exit with a message where
  * there is no GPU). */
 const dev_backend *dev_cuda(void);
+/* For the benchmark (lab5_bench.c), which times each phase by CUDA events
+ * recorded on the stream it runs on: the cudaStream_t behind a stream
+ * number of the CUDA backend (after init). */
+void *dev_cuda_stream(int stream);
 
 static inline void *dev_alloc(const dev_backend *d, size_t bytes) { return d->alloc(bytes); }
 static inline void dev_free(const dev_backend *d, void *p) { d->free(p); }

@@ -86,6 +86,8 @@ static void cuda_launch(float *next, const float *in, const float *prev, const f
     launch_kernel(next, in, prev, vel, dimx, dimy, nz, stream_of(stream));
 }
 
+extern "C" void *dev_cuda_stream(int stream) { return (void *)stream_of(stream); }
+
 static void cuda_stream_sync(int stream) { CUDA_CHECK(cudaStreamSynchronize(stream_of(stream))); }
 static void cuda_sync(void) { CUDA_CHECK(cudaDeviceSynchronize()); }
 

@@ -21,16 +21,23 @@
  *             and 1 through pinned host buffers, one way
  * Every variant's gathered result is compared bit for bit with the kit's
  * serial reference; a wrong one prints INVALID in place of its figures and
- * the program exits 1. Phases are timed with the host clock around calls
- * that wait for the device (in the serialized variant every call does).
- * Prints CSV rows (also to FILE) and the issue's goals as ratios. */
+ * the program exits 1. On a GPU every device phase is timed by CUDA events
+ * recorded around it on the stream it runs on, in every variant (so the
+ * overlapped pipeline shows its phases too), and the bounds the same way;
+ * the exchange, host work, by the host clock. On the CPU backend, whose
+ * calls are synchronous, the host clock around each call is its time (the
+ * serialized variant only). Prints CSV rows (also to FILE) and the issue's
+ * goals as ratios. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_runtime_api.h>
+
 #include "alloc.h"
 #include "cli.h"
+#include "cuda_check.h"
 #include "mpi_check.h"
 #include "timer.h"
 #include "wave_mpi.h"
@@ -44,8 +51,73 @@ static const dev_backend *inner;
 static int serialize;
 static double phase[PH_N], t_first, t_last, t_synced;
 
+/* Device phases on a GPU: a pair of events around each call, read back
+ * when the pipeline finishes (or when the pool is full, waiting for each
+ * event then). */
+enum { EVENT_PAIRS = 4096 };
+static struct {
+    cudaEvent_t start, stop;
+    int phase;
+} pairs[EVENT_PAIRS];
+static int pairs_made, pairs_used;
+
+static int on_gpu(void) { return inner != &dev_cpu; }
+
+static cudaStream_t cuda_stream(int stream) { return (cudaStream_t)dev_cuda_stream(stream); }
+
+static void collect_events(void)
+{
+    for (int i = 0; i < pairs_used; i++) {
+        float ms = 0;
+        CUDA_CHECK(cudaEventSynchronize(pairs[i].stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, pairs[i].start, pairs[i].stop));
+        phase[pairs[i].phase] += 1e-3 * ms;
+    }
+    pairs_used = 0;
+}
+
+/* Opens a timed device phase on stream: a handle for phase_end (-1 on the CPU). */
+static int phase_begin(int ph, int stream)
+{
+    if (!on_gpu())
+        return -1;
+    if (pairs_used == EVENT_PAIRS)
+        collect_events();
+    int i = pairs_used++;
+    if (i == pairs_made) {
+        CUDA_CHECK(cudaEventCreate(&pairs[i].start));
+        CUDA_CHECK(cudaEventCreate(&pairs[i].stop));
+        pairs_made++;
+    }
+    pairs[i].phase = ph;
+    CUDA_CHECK(cudaEventRecord(pairs[i].start, cuda_stream(stream)));
+    return i;
+}
+
+/* Closes it; on the CPU backend the serialized variant times the call with
+ * the host clock instead (from t0). */
+static void phase_end(int handle, int ph, int stream, double t0)
+{
+    if (handle >= 0)
+        CUDA_CHECK(cudaEventRecord(pairs[handle].stop, cuda_stream(stream)));
+    else if (serialize) {
+        inner->sync();
+        phase[ph] += wall_time() - t0;
+    }
+    if (handle >= 0 && serialize)
+        inner->sync();
+}
+
 static void t_init(int rank) { inner->init(rank); }
-static void t_finish(void) { inner->finish(); }
+/* the events are read at the end, off the steps' clock */
+static void t_finish(void)
+{
+    if (on_gpu()) {
+        inner->sync();
+        collect_events();
+    }
+    inner->finish();
+}
 static void *t_alloc(size_t b) { return inner->alloc(b); }
 static void t_free(void *p) { inner->free(p); }
 static void *t_alloc_host(size_t b) { return inner->alloc_host(b); }
@@ -64,26 +136,24 @@ static void mark_call(void)
 static void t_memcpy_async(void *d, const void *s, size_t b, dev_copy_kind k, int stream)
 {
     mark_call();
+    int ph = k == DEV_D2H ? PH_D2H : PH_H2D;
     double t0 = wall_time();
+    int h = phase_begin(ph, stream);
     inner->memcpy_async(d, s, b, k, stream);
-    if (serialize) {
-        inner->sync();
-        phase[k == DEV_D2H ? PH_D2H : PH_H2D] += wall_time() - t0;
-    }
+    phase_end(h, ph, stream, t0);
 }
 
 static void t_launch(float *next, const float *in, const float *prev, const float *vel, int dimx, int dimy, int nz,
                      int stream)
 {
     mark_call();
+    int ph = stream == DEV_STREAM_BOUNDARY ? PH_BOUNDARY : PH_INTERIOR;
     double t0 = wall_time();
     if (t_first == 0)
         t_first = t0;
+    int h = phase_begin(ph, stream);
     inner->launch(next, in, prev, vel, dimx, dimy, nz, stream);
-    if (serialize) {
-        inner->sync();
-        phase[stream == DEV_STREAM_BOUNDARY ? PH_BOUNDARY : PH_INTERIOR] += wall_time() - t0;
-    }
+    phase_end(h, ph, stream, t0);
 }
 
 static void t_stream_sync(int stream)
@@ -154,6 +224,41 @@ static int run_once(const options *o, wave_exchange mode, int ser, const float *
     return right;
 }
 
+/* The time of one device operation: by a pair of events on `stream` on a
+ * GPU (-1: the legacy default stream, where the backend's synchronous
+ * copies run), by the host clock around it and a sync on the CPU. */
+typedef struct {
+    cudaEvent_t start, stop;
+    cudaStream_t stream;
+    double t0;
+} op_clock;
+
+static void op_start(op_clock *c, const dev_backend *d, int stream)
+{
+    inner = d;
+    if (on_gpu()) {
+        c->stream = stream < 0 ? (cudaStream_t)0 : cuda_stream(stream);
+        CUDA_CHECK(cudaEventCreate(&c->start));
+        CUDA_CHECK(cudaEventCreate(&c->stop));
+        CUDA_CHECK(cudaEventRecord(c->start, c->stream));
+    }
+    c->t0 = wall_time();
+}
+
+static double op_seconds(op_clock *c, const dev_backend *d)
+{
+    d->sync();
+    if (!on_gpu())
+        return wall_time() - c->t0;
+    float ms = 0;
+    CUDA_CHECK(cudaEventRecord(c->stop, c->stream));
+    CUDA_CHECK(cudaEventSynchronize(c->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, c->start, c->stop));
+    CUDA_CHECK(cudaEventDestroy(c->start));
+    CUDA_CHECK(cudaEventDestroy(c->stop));
+    return 1e-3 * ms;
+}
+
 /* Rank 0: the device copy and the kernel alone, in GB/s; rank 0 and 1: the
  * halo ping-pong, one way. Every rank gets the figures. */
 static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, double *pingpong_gbs)
@@ -169,19 +274,19 @@ static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, doubl
         o->dev->zero(a, bytes), o->dev->zero(b, bytes), o->dev->zero(v, bytes);
         o->dev->memcpy(b, a, bytes, DEV_D2D); /* warm-up */
         for (int k = 0; k < o->repeats; k++) {
-            double t0 = wall_time();
+            op_clock c;
+            op_start(&c, o->dev, -1);
             o->dev->memcpy(b, a, bytes, DEV_D2D);
-            o->dev->sync();
-            t[k] = wall_time() - t0;
+            t[k] = op_seconds(&c, o->dev);
         }
         r[0] = 2.0 * bytes / median(t, o->repeats) * 1e-9;
         o->dev->launch(b, a, b, v, o->dimx, o->dimy, S + 2 * WAVE_RADIUS, DEV_STREAM_BOUNDARY);
         o->dev->sync();
         for (int k = 0; k < o->repeats; k++) {
-            double t0 = wall_time();
+            op_clock c;
+            op_start(&c, o->dev, DEV_STREAM_BOUNDARY);
             o->dev->launch(b, a, b, v, o->dimx, o->dimy, S + 2 * WAVE_RADIUS, DEV_STREAM_BOUNDARY);
-            o->dev->sync();
-            t[k] = wall_time() - t0;
+            t[k] = op_seconds(&c, o->dev);
         }
         r[1] = 16.0 * (double)plane * S / median(t, o->repeats) * 1e-9;
         o->dev->free(a), o->dev->free(b), o->dev->free(v);
@@ -328,8 +433,14 @@ int main(int argc, char **argv)
                 snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,INVALID (the result differs from the serial reference)",
                          variant[v].name, o.dev->name, np, o.dimx, o.dimy, o.dimz, o.steps);
             } else {
-                for (int p = 0; p < PH_N; p++)
-                    fig(f[p], sizeof f[p], variant[v].ser || p == PH_STEP ? result[v][p] : 0, 1e3);
+                /* Phases: every one in the serialized variant; on a GPU the
+                 * device phases of the overlapped ones too (events), and
+                 * the exchange of the Sendrecv one (the host's wait for it) */
+                for (int p = 0; p < PH_N; p++) {
+                    int shown = variant[v].ser || p == PH_STEP ||
+                                (o.dev != &dev_cpu && (p != PH_EXCHANGE || variant[v].mode == WAVE_SENDRECV));
+                    fig(f[p], sizeof f[p], shown ? result[v][p] : 0, 1e3);
+                }
                 fig(g, sizeof g, (double)points / result[v][PH_STEP], 1e-9);
                 snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s", variant[v].name,
                          o.dev->name, np, o.dimx, o.dimy, o.dimz, o.steps, f[PH_STEP], g, f[PH_BOUNDARY], f[PH_D2H],
