@@ -49,7 +49,10 @@ class Perf:
 
     def env(self):
         cores = len(os.sched_getaffinity(0)) if self.threads == "all" else 1
-        return {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(cores)}
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(cores)}
+        if self.device and "CUDA_VISIBLE_DEVICES" in os.environ:  # the GPUs Slurm gave this task
+            env["CUDA_VISIBLE_DEVICES"] = os.environ["CUDA_VISIBLE_DEVICES"]
+        return env
 
     def where(self):
         """Where it ran, for the feedback: '1', '16' (threads) or 'GPU'."""
@@ -168,7 +171,7 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
             first = p.bound is False
             rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
                                    [sandbox.inside(ref, "/ref"), *(["--bound"] if first else []),
-                                    *p.harness_args], 300, p.env())
+                                    *p.harness_args], 300, p.env(), p.device)
             if rc == NO_DEVICE:
                 entry.update(status="failed", output=f"SKIP: {NO_GPU}")
                 return entry
@@ -179,7 +182,7 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
             if first:
                 p.bound = harness_bound(rlog)
             rc, slog = sandbox.run(slot, binds, [harness, "--ref-seconds", f"{tref:.9f}", *p.harness_args],
-                                   300, p.env())
+                                   300, p.env(), p.device)
             notes.append(slog[-300:])
             ratio = harness_ratio(rc)
             if ratio is None:
