@@ -30,8 +30,15 @@ static void cuda_init(int rank)
     int gpus = 0;
     CUDA_CHECK(cudaGetDeviceCount(&gpus));
     CUDA_CHECK(cudaSetDevice(rank % gpus));
+    /* The boundary stream gets the device's highest priority: its small
+     * kernels are on the critical path (their planes go to the neighbours),
+     * and without it they queue behind the interior's blocks, which were
+     * launched just after them and fill the GPU. */
+    int lowest, highest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     for (int s = 0; s < DEV_STREAMS; s++)
-        CUDA_CHECK(cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking));
+        CUDA_CHECK(cudaStreamCreateWithPriority(&streams[s], cudaStreamNonBlocking,
+                                                s == DEV_STREAM_BOUNDARY ? highest : lowest));
 }
 
 static void cuda_finish(void)
