@@ -78,6 +78,27 @@ class PerfFeedback(unittest.TestCase):
             self.assertEqual(pf.write_chart(d, [], "t"), "")
             self.assertEqual(os.listdir(d), [])
 
+    def test_chart_without_gnuplot(self):
+        """A GPU host may lack gnuplot: matplotlib draws the chart where it
+        is installed, else the feedback says there is none."""
+        f = pf.figures("lab3_gpu5", ["64", "64", "64"], 1.5, 0.01, "GPU", ("cuBLAS_DGEMM", 0.002))
+        which = pf.shutil.which
+        pf.shutil.which = lambda name: None
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                note = pf.write_chart(d, [{"extra_data": f}], "t")
+                try:
+                    import matplotlib  # noqa: F401
+                except ImportError:
+                    self.assertIn("No chart: neither gnuplot nor matplotlib", note)
+                    self.assertEqual(os.listdir(d), [])
+                    return
+                self.assertIn("drawn by matplotlib", note)
+                self.assertEqual(os.listdir(d), [pf.CHART])
+                self.assertGreater(os.path.getsize(os.path.join(d, pf.CHART)), 1000)
+        finally:
+            pf.shutil.which = which
+
 
 if __name__ == "__main__":
     unittest.main()
