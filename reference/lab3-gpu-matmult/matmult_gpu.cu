@@ -382,6 +382,9 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
 #ifndef G6_MIN_BLOCKS /* blocks per SM that __launch_bounds__ asks registers for */
 #define G6_MIN_BLOCKS 1
 #endif
+#ifndef G6_OVERLAP /* 1: the barrier inside a tile's last step (see below) */
+#define G6_OVERLAP 0
+#endif
 #ifndef G6_PAD_A /* As rows of BM + 2: the transposing copies of a warp spread over all banks */
 #define G6_PAD_A 2
 #endif
@@ -440,31 +443,74 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
             b += b_step;
         }
     };
+    /* step q of the tile in buffer buf: this thread's rows of A, columns of B */
+    auto fragments = [&](int buf, int q, double (&a)[G6_TM], double (&b)[G6_TN]) {
+        const double *as = As + buf * G6_BK * G6_LDA + q * G6_LDA + r1, *bs = Bs + buf * G6_BK * G6_BN + q * G6_BN + c1;
+#pragma unroll
+        for (int p = 0; p < G6_TM / 2; p++) {
+            const double2 v = *reinterpret_cast<const double2 *>(as + 2 * WR * p);
+            a[2 * p] = v.x;
+            a[2 * p + 1] = v.y;
+        }
+#pragma unroll
+        for (int p = 0; p < G6_TN / 2; p++) {
+            const double2 v = *reinterpret_cast<const double2 *>(bs + 2 * WC * p);
+            b[2 * p] = v.x;
+            b[2 * p + 1] = v.y;
+        }
+    };
+    auto fmas = [&](const double (&a)[G6_TM], const double (&b)[G6_TN]) {
+#pragma unroll
+        for (int i = 0; i < G6_TM; i++)
+#pragma unroll
+            for (int j = 0; j < G6_TN; j++)
+                acc[i][j] = fma(a[i], b[j], acc[i][j]);
+    };
+#if G6_OVERLAP
+    /* Two sets of operands in registers: step q+1's are loaded while step
+     * q's FMAs run. At a tile's last step, the wait, the barrier and the
+     * copies of tile t+2 (into the buffer of tile t, whose operands are all
+     * in registers by then) come before its FMAs, so that those 64 FMAs
+     * cover the barrier and the loads of the next tile's first step. */
+    static_assert(G6_STAGES == 2 && G6_BK % 2 == 0, "G6_OVERLAP is written for two buffers and an even k-tile");
+    const int tiles = (k + G6_BK - 1) / G6_BK;
+    double a[2][G6_TM], b[2][G6_TN];
+    load(0, 0);
+    copies_commit();
+    copies_wait<0>();
+    __syncthreads();
+    if (tiles > 1)
+        load(1, 1);
+    copies_commit();
+    fragments(0, 0, a[0], b[0]);
+    for (int t = 0; t < tiles; t++) {
+        const int buf = t % 2;
+#pragma unroll
+        for (int q = 0; q < G6_BK; q++) {
+            if (q < G6_BK - 1) {
+                fragments(buf, q + 1, a[(q + 1) % 2], b[(q + 1) % 2]);
+            } else if (t + 1 < tiles) {
+                copies_wait<0>(); /* this thread's copies of tile t+1 are in */
+                __syncthreads();  /* everybody's are, and nobody reads tile t any more */
+                if (t + 2 < tiles)
+                    load(t + 2, buf);
+                copies_commit();
+                fragments(1 - buf, 0, a[0], b[0]);
+            }
+            fmas(a[q % 2], b[q % 2]);
+        }
+    }
+#else
     auto compute = [&](int buf) {
-        const double *as = As + buf * G6_BK * G6_LDA + r1, *bs = Bs + buf * G6_BK * G6_BN + c1;
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
             double a[G6_TM], b[G6_TN];
-#pragma unroll
-            for (int p = 0; p < G6_TM / 2; p++) {
-                const double2 v = *reinterpret_cast<const double2 *>(as + q * G6_LDA + 2 * WR * p);
-                a[2 * p] = v.x;
-                a[2 * p + 1] = v.y;
-            }
-#pragma unroll
-            for (int p = 0; p < G6_TN / 2; p++) {
-                const double2 v = *reinterpret_cast<const double2 *>(bs + q * G6_BN + 2 * WC * p);
-                b[2 * p] = v.x;
-                b[2 * p + 1] = v.y;
-            }
-#pragma unroll
-            for (int i = 0; i < G6_TM; i++)
-#pragma unroll
-                for (int j = 0; j < G6_TN; j++)
-                    acc[i][j] = fma(a[i], b[j], acc[i][j]);
+            fragments(buf, q, a, b);
+            fmas(a, b);
         }
     };
     tile_pipeline<G6_STAGES>(k, G6_BK, load, compute);
+#endif
 
 #pragma unroll
     for (int i = 0; i < G6_TM; i++) {
