@@ -344,20 +344,26 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
  * pieces, 64 consecutive bytes, one wavefront. A step of k costs a warp
  * TM/2 + TN/2 = 8 wavefronts for 64 FMA instructions, which the SM's FP64
  * units take 32 clocks to retire: shared memory is busy a quarter of the
- * time. (With the lanes 2 x 16, as this kernel had them first, B's loads
- * are 256 bytes, two wavefronts each: 12 per step.) A is stored transposed,
- * As[k][row], so that a thread's rows are consecutive doubles.
+ * time. (With the lanes 2 x 16, B's loads are 256 bytes, two wavefronts
+ * each: 12 per step. Both placements ran equally fast on an H100, as they
+ * should with shared memory this far from busy; 4 x 8 needs fewer load
+ * instructions.) A is stored transposed, As[k][row], so that a thread's rows
+ * are consecutive doubles.
  *
  * A deeper k-tile (BK = 16) halves the barriers per multiply-add against
  * BK = 8: at each barrier every warp of the block waits, and with 64
- * accumulators a thread needs about 200 registers, so an SM holds one block
- * of 256 threads (two warps per scheduler) and nothing else can fill the
- * gap. Two stages of 16 x (128+2) and 16 x 128 doubles are 66 KB of
- * dynamic shared memory.
+ * accumulators a thread needs 230 registers, so an SM holds one block of
+ * 256 threads (two warps per scheduler) and nothing else can fill the gap.
+ * Two stages of 16 x (128+2) and 16 x 128 doubles are 66 KB of dynamic
+ * shared memory.
  *
- * The shape is chosen at compile time (-DG6_BM=... and so on; the probe in
- * this lab's benchmark notes compares several): the defaults are the
- * fastest measured. */
+ * The shape is chosen at compile time (-DG6_BM=... and so on). On an H100
+ * at 4096^3 (2026-11-23; the lab README has the figures) the default ran at
+ * 22.1 TFLOP/s, BK = 8 at 21.0, BK = 32 at 22.2 (twice the shared memory
+ * for no more), three stages at 21.7, two blocks of 128 x 64 per SM at 21.1,
+ * two blocks of 256 threads with 8 x 4 tiles at 19.5; operands double-
+ * buffered in registers with the barrier inside a tile's last step, tried
+ * too, ran at 20.7. */
 #ifndef G6_BM
 #define G6_BM 128
 #endif
@@ -381,9 +387,6 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
 #endif
 #ifndef G6_MIN_BLOCKS /* blocks per SM that __launch_bounds__ asks registers for */
 #define G6_MIN_BLOCKS 1
-#endif
-#ifndef G6_OVERLAP /* 1: the barrier inside a tile's last step (see below) */
-#define G6_OVERLAP 0
 #endif
 #ifndef G6_PAD_A /* As rows of BM + 2: the transposing copies of a warp spread over all banks */
 #define G6_PAD_A 2
@@ -466,41 +469,6 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
             for (int j = 0; j < G6_TN; j++)
                 acc[i][j] = fma(a[i], b[j], acc[i][j]);
     };
-#if G6_OVERLAP
-    /* Two sets of operands in registers: step q+1's are loaded while step
-     * q's FMAs run. At a tile's last step, the wait, the barrier and the
-     * copies of tile t+2 (into the buffer of tile t, whose operands are all
-     * in registers by then) come before its FMAs, so that those 64 FMAs
-     * cover the barrier and the loads of the next tile's first step. */
-    static_assert(G6_STAGES == 2 && G6_BK % 2 == 0, "G6_OVERLAP is written for two buffers and an even k-tile");
-    const int tiles = (k + G6_BK - 1) / G6_BK;
-    double a[2][G6_TM], b[2][G6_TN];
-    load(0, 0);
-    copies_commit();
-    copies_wait<0>();
-    __syncthreads();
-    if (tiles > 1)
-        load(1, 1);
-    copies_commit();
-    fragments(0, 0, a[0], b[0]);
-    for (int t = 0; t < tiles; t++) {
-        const int buf = t % 2;
-#pragma unroll
-        for (int q = 0; q < G6_BK; q++) {
-            if (q < G6_BK - 1) {
-                fragments(buf, q + 1, a[(q + 1) % 2], b[(q + 1) % 2]);
-            } else if (t + 1 < tiles) {
-                copies_wait<0>(); /* this thread's copies of tile t+1 are in */
-                __syncthreads();  /* everybody's are, and nobody reads tile t any more */
-                if (t + 2 < tiles)
-                    load(t + 2, buf);
-                copies_commit();
-                fragments(1 - buf, 0, a[0], b[0]);
-            }
-            fmas(a[q % 2], b[q % 2]);
-        }
-    }
-#else
     auto compute = [&](int buf) {
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
@@ -510,7 +478,6 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
         }
     };
     tile_pipeline<G6_STAGES>(k, G6_BK, load, compute);
-#endif
 
 #pragma unroll
     for (int i = 0; i < G6_TM; i++) {
