@@ -327,62 +327,164 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
     }
 }
 
-/* On the CUDA cores. A block of 256 threads (16 x 16) computes a 128 x 128
- * tile of C; each thread an 8 x 8 sub-tile held in 64 registers (rows
- * ty*8 .. ty*8+7, columns tx + 16 j). Per step of k a thread reads 8 values
- * of A and 8 of B from shared memory and does 64 multiply-adds with them:
- * 4 times fewer shared loads per multiply-add than gpu5, whose shared
- * memory is its limit. A is stored transposed, so that a thread's 8 rows
- * are 8 consecutive doubles (four 16-byte loads); a warp's loads of B are
- * 16 consecutive doubles. */
+/* On the CUDA cores. Each thread computes a TM x TN tile of C in registers
+ * (8 x 8 by default: 64 accumulators), a block of (BM/TM) x (BN/TN) threads
+ * a BM x BN tile (128 x 128, 256 threads). Per step of k a thread reads TM
+ * values of A and TN of B from shared memory and does TM*TN multiply-adds
+ * with them: (TM+TN)/(TM*TN) loads per multiply-add, 1/4 for 8 x 8, where
+ * gpu5 needs 2.
+ *
+ * What a warp reads decides how many shared-memory wavefronts (of the one
+ * per clock an SM serves) each load costs. The lanes of a warp form a
+ * WR x WC grid (4 x 8: WC lanes along n) and a thread's rows and columns
+ * come in pairs, read as one double2: rows r + 2*WR*p + {0,1} (p < TM/2),
+ * columns c + 2*WC*q + {0,1} (q < TN/2). So every double2 load of B is
+ * WC = 8 lanes reading 128 consecutive bytes, one wavefront, broadcast to
+ * the WR = 4 lanes of each column; every load of A is 4 distinct 16-byte
+ * pieces, 64 consecutive bytes, one wavefront. A step of k costs a warp
+ * TM/2 + TN/2 = 8 wavefronts for 64 FMA instructions, which the SM's FP64
+ * units take 32 clocks to retire: shared memory is busy a quarter of the
+ * time. (With the lanes 2 x 16, B's loads are 256 bytes, two wavefronts
+ * each: 12 per step. Both placements ran equally fast on an H100, as they
+ * should with shared memory this far from busy; 4 x 8 needs fewer load
+ * instructions.) A is stored transposed, As[k][row], so that a thread's rows
+ * are consecutive doubles.
+ *
+ * A deeper k-tile (BK = 16) halves the barriers per multiply-add against
+ * BK = 8: at each barrier every warp of the block waits, and with 64
+ * accumulators a thread needs 230 registers, so an SM holds one block of
+ * 256 threads (two warps per scheduler) and nothing else can fill the gap.
+ * Two stages of 16 x (128+2) and 16 x 128 doubles are 66 KB of dynamic
+ * shared memory.
+ *
+ * The shape is chosen at compile time (-DG6_BM=... and so on). On an H100
+ * at 4096^3 (2026-11-23; the lab README has the figures) the default ran at
+ * 22.1 TFLOP/s, BK = 8 at 21.0, BK = 32 at 22.2 (twice the shared memory
+ * for no more), three stages at 21.7, two blocks of 128 x 64 per SM at 21.1,
+ * two blocks of 256 threads with 8 x 4 tiles at 19.5; operands double-
+ * buffered in registers with the barrier inside a tile's last step, tried
+ * too, ran at 20.7. */
+#ifndef G6_BM
 #define G6_BM 128
+#endif
+#ifndef G6_BN
 #define G6_BN 128
-#define G6_BK 8
+#endif
+#ifndef G6_BK
+#define G6_BK 16
+#endif
+#ifndef G6_TM
+#define G6_TM 8
+#endif
+#ifndef G6_TN
+#define G6_TN 8
+#endif
+#ifndef G6_STAGES
 #define G6_STAGES 2
-#define G6_LDA (G6_BM + 4) /* + 4: the transposing copies spread over the banks */
-#define G6_THREADS 256
+#endif
+#ifndef G6_WARP_COLS /* WC: the lanes of a warp along n */
+#define G6_WARP_COLS 8
+#endif
+#ifndef G6_MIN_BLOCKS /* blocks per SM that __launch_bounds__ asks registers for */
+#define G6_MIN_BLOCKS 1
+#endif
+#ifndef G6_PAD_A /* As rows of BM + 2: the transposing copies of a warp spread over all banks */
+#define G6_PAD_A 2
+#endif
+#define G6_THREADS ((G6_BM / G6_TM) * (G6_BN / G6_TN))
+#define G6_LDA (G6_BM + G6_PAD_A)
+#define G6_SHARED_BYTES ((size_t)G6_STAGES * G6_BK * (G6_LDA + G6_BN) * sizeof(double))
 
-__global__ void __launch_bounds__(G6_THREADS, 1)
+static_assert(G6_BM % G6_TM == 0 && G6_BN % G6_TN == 0, "a block tile is a whole number of thread tiles");
+static_assert(G6_TM % 2 == 0 && G6_TN % 2 == 0 && G6_PAD_A % 2 == 0, "thread tiles are read as double2");
+static_assert(32 % G6_WARP_COLS == 0 && (G6_BN / G6_TN) % G6_WARP_COLS == 0 &&
+                  (G6_BM / G6_TM) % (32 / G6_WARP_COLS) == 0,
+              "warps tile the block");
+static_assert((G6_BM * G6_BK) % G6_THREADS == 0 && (G6_BK * G6_BN) % G6_THREADS == 0,
+              "every thread copies as many elements of a tile");
+static_assert(G6_THREADS % G6_BK == 0 && G6_THREADS % G6_BN == 0, "a thread copies one column of each tile");
+static_assert(G6_STAGES >= 2, "at least two buffers, or nothing overlaps");
+
+__global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
     gpu6_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C)
 {
-    __shared__ __align__(16) double As[G6_STAGES][G6_BK][G6_LDA];
-    __shared__ __align__(16) double Bs[G6_STAGES][G6_BK][G6_BN];
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    extern __shared__ __align__(16) double g6_tiles[];
+    double *As = g6_tiles, *Bs = g6_tiles + G6_STAGES * G6_BK * G6_LDA;
+    constexpr int WC = G6_WARP_COLS, WR = 32 / WC, WARPS_N = G6_BN / G6_TN / WC;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    /* the first of this thread's rows and columns inside the block's tile */
+    const int r1 = (warp / WARPS_N) * (WR * G6_TM) + (lane / WC) * 2;
+    const int c1 = (warp % WARPS_N) * (WC * G6_TN) + (lane % WC) * 2;
     const long long row0 = (long long)blockIdx.y * G6_BM, col0 = (long long)blockIdx.x * G6_BN;
-    double acc[8][8] = {};
+    double acc[G6_TM][G6_TN] = {};
 
+    /* The copies of a tile, lean in registers (the accumulators take most
+     * of them): thread x copies column x % BK of rows x / BK + p * AR of the
+     * A tile, and column x % BN of rows x / BN + p * BR of the B tile, from
+     * two pointers and two strides kept for the whole loop. */
+    constexpr int AR = G6_THREADS / G6_BK, BR = G6_THREADS / G6_BN;
+    const int ar = threadIdx.x / G6_BK, ac = threadIdx.x % G6_BK;
+    const int br = threadIdx.x / G6_BN, bc = threadIdx.x % G6_BN;
+    const double *ga = A + (size_t)(row0 + ar < m ? row0 + ar : 0) * k + ac;
+    const double *gb = B + (size_t)br * n + (col0 + bc < n ? col0 + bc : 0);
+    const size_t a_step = (size_t)AR * k, b_step = (size_t)BR * n;
+    const bool b_column_inside = col0 + bc < n;
     auto load = [&](int t, int buf) {
-        tile_async<G6_BM, G6_BK, G6_THREADS, true>(&As[buf][0][0], G6_LDA, A, m, k, row0, (long long)t * G6_BK);
-        tile_async<G6_BK, G6_BN, G6_THREADS, false>(&Bs[buf][0][0], G6_BN, B, k, n, (long long)t * G6_BK, col0);
+        const int kt = t * G6_BK;
+        double *as = As + buf * G6_BK * G6_LDA + ac * G6_LDA + ar, *bs = Bs + buf * G6_BK * G6_BN + br * G6_BN + bc;
+        const double *a = ga + kt, *b = gb + (size_t)kt * n;
+#pragma unroll
+        for (int p = 0; p < G6_BM * G6_BK / G6_THREADS; p++) {
+            const bool inside = row0 + ar + AR * p < m && kt + ac < k;
+            copy8_async(as + AR * p, inside ? a : A, inside);
+            a += a_step;
+        }
+#pragma unroll
+        for (int p = 0; p < G6_BK * G6_BN / G6_THREADS; p++) {
+            const bool inside = kt + br + BR * p < k && b_column_inside;
+            copy8_async(bs + BR * p * G6_BN, inside ? b : B, inside);
+            b += b_step;
+        }
+    };
+    /* step q of the tile in buffer buf: this thread's rows of A, columns of B */
+    auto fragments = [&](int buf, int q, double (&a)[G6_TM], double (&b)[G6_TN]) {
+        const double *as = As + buf * G6_BK * G6_LDA + q * G6_LDA + r1, *bs = Bs + buf * G6_BK * G6_BN + q * G6_BN + c1;
+#pragma unroll
+        for (int p = 0; p < G6_TM / 2; p++) {
+            const double2 v = *reinterpret_cast<const double2 *>(as + 2 * WR * p);
+            a[2 * p] = v.x;
+            a[2 * p + 1] = v.y;
+        }
+#pragma unroll
+        for (int p = 0; p < G6_TN / 2; p++) {
+            const double2 v = *reinterpret_cast<const double2 *>(bs + 2 * WC * p);
+            b[2 * p] = v.x;
+            b[2 * p + 1] = v.y;
+        }
+    };
+    auto fmas = [&](const double (&a)[G6_TM], const double (&b)[G6_TN]) {
+#pragma unroll
+        for (int i = 0; i < G6_TM; i++)
+#pragma unroll
+            for (int j = 0; j < G6_TN; j++)
+                acc[i][j] = fma(a[i], b[j], acc[i][j]);
     };
     auto compute = [&](int buf) {
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
-            double a[8], b[8];
-#pragma unroll
-            for (int i = 0; i < 8; i += 2) {
-                const double2 v = *reinterpret_cast<const double2 *>(&As[buf][q][ty * 8 + i]);
-                a[i] = v.x;
-                a[i + 1] = v.y;
-            }
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-                b[j] = Bs[buf][q][tx + 16 * j];
-#pragma unroll
-            for (int i = 0; i < 8; i++)
-#pragma unroll
-                for (int j = 0; j < 8; j++)
-                    acc[i][j] = fma(a[i], b[j], acc[i][j]);
+            double a[G6_TM], b[G6_TN];
+            fragments(buf, q, a, b);
+            fmas(a, b);
         }
     };
     tile_pipeline<G6_STAGES>(k, G6_BK, load, compute);
 
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const long long r = row0 + ty * 8 + i;
+    for (int i = 0; i < G6_TM; i++) {
+        const long long r = row0 + r1 + 2 * WR * (i / 2) + i % 2;
 #pragma unroll
-        for (int j = 0; j < 8; j++) {
-            const long long c = col0 + tx + 16 * j;
+        for (int j = 0; j < G6_TN; j++) {
+            const long long c = col0 + c1 + 2 * WC * (j / 2) + j % 2;
             if (r < m && c < n)
                 C[(size_t)r * n + c] = acc[i][j];
         }
@@ -478,8 +580,14 @@ __global__ void __launch_bounds__(TC_THREADS, 1)
 extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)
 {
 #ifdef GPU6_CUDA_CORES
+    static int shared_limit_raised;
+    if (!shared_limit_raised) {
+        CUDA_CHECK(cudaFuncSetAttribute(gpu6_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)G6_SHARED_BYTES));
+        shared_limit_raised = 1;
+    }
     dim3 grid(blocks_for(n, G6_BN), blocks_for(m, G6_BM));
-    gpu6_kernel<<<grid, G6_THREADS>>>(m, n, k, dA, dB, dC);
+    gpu6_kernel<<<grid, G6_THREADS, G6_SHARED_BYTES>>>(m, n, k, dA, dB, dC);
 #else
     static int shared_limit_raised;
     if (!shared_limit_raised) {
