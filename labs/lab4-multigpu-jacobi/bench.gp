@@ -13,6 +13,7 @@ set ylabel "GB/s"
 set logscale y
 plot rows("copy", "cudaMemcpy") using 4:13 with linespoints lw 2 title "device-to-device copy (the limit)", \
      rows("copy", "cudaMemcpy") using 4:($13 * 0.9) with lines dt 2 title "90% of copy (the goal)", \
+     rows("single", "bound") using 4:11 with linespoints dt 4 title "stencil-shaped copy (the stencil's limit)", \
      rows("single", "gpu3") using 4:11 with linespoints lw 2 title "gpu3", \
      rows("single", "gpu2") using 4:11 with linespoints title "gpu2", \
      rows("single", "offload") using 4:11 with linespoints title "offload (GCC 12 nvptx)"

@@ -4,6 +4,7 @@
  *   lab4_bench METHOD N sweeps repeats        METHOD: offload gpu1 gpu2 gpu3 peer
  *   mpirun -np P lab4_bench nccl N sweeps repeats
  *   lab4_bench copy N repeats                 device-to-device copy of (N+2)^3 doubles
+ *   lab4_bench bound N sweeps repeats         the stencil-shaped copy (lab4_bound.h)
  *   lab4_bench peerbw MiB repeats             GPU 0 -> d and d -> 0 copies, every d
  *
  * A solve first checks the method: from the problem's start it runs
@@ -16,7 +17,9 @@
  *   solve METHOD P N sweeps median min max median_total GLUP/s GB/s@16 GB/s@24
  * with the sweep-only seconds the solver reports (median, min and max over
  * the repeats) and the median of the whole call; a rate that could not be
- * measured prints as "-". copy prints "copy N bytes median_s GB/s SMs"
+ * measured prints as "-". bound prints the same two lines for the
+ * stencil-shaped copy (METHOD "bound"; its check: K sweeps against the
+ * same sum on the host, bit for bit). copy prints "copy N bytes median_s GB/s SMs"
  * counting the bytes read and written (2 x the buffer), the way a Jacobi
  * sweep's 16 bytes per point count them, and the GPU's multiprocessors (for
  * its peak); peerbw prints "peer a b MiB median_s GB/s" one way. */
@@ -31,6 +34,7 @@
 #include "decomp.h"
 #include "gpu.h"
 #include "jacobi4.h"
+#include "lab4_bound.h"
 #include "poisson.h"
 #include "timer.h"
 
@@ -92,6 +96,22 @@ static long check(const char *method, int N, int K, double *f, double *u, double
     return wrong;
 }
 
+/* The solve line of a method's timed runs: t[] the sweeps' seconds, total[]
+ * the whole calls' (both sorted in place). */
+static void print_solve(const char *method, int P, int N, int sweeps, double *t, double *total, int repeats)
+{
+    double tmin = t[0], tmax = t[0];
+    for (int r = 1; r < repeats; r++) {
+        tmin = t[r] < tmin ? t[r] : tmin;
+        tmax = t[r] > tmax ? t[r] : tmax;
+    }
+    double tm = median(t, repeats), points = (double)N * N * N * sweeps;
+    char f1[32], f2[32], f3[32];
+    printf("solve %s %d %d %d %.6f %.6f %.6f %.6f %s %s %s\n", method, P, N, sweeps, tm, tmin, tmax,
+           median(total, repeats), bench_fig(f1, "%.3f", bench_rate(points / 1e9, tm)),
+           bench_fig(f2, "%.1f", bench_rate(16 * points / 1e9, tm)), bench_fig(f3, "%.1f", bench_rate(24 * points / 1e9, tm)));
+}
+
 static int solve(const char *method, int N, int sweeps, int repeats)
 {
     int nccl = !strcmp(method, "nccl"), P = nccl ? world.size : !strcmp(method, "peer") ? 2 : 1;
@@ -121,18 +141,8 @@ static int solve(const char *method, int N, int sweeps, int repeats)
         t[r] = lab4_sweep_seconds() >= 0 ? lab4_sweep_seconds() : call;
         total[r] = call;
     }
-    double tmin = t[0], tmax = t[0];
-    for (int r = 1; r < repeats; r++) {
-        tmin = t[r] < tmin ? t[r] : tmin;
-        tmax = t[r] > tmax ? t[r] : tmax;
-    }
-    double tm = median(t, repeats), points = (double)N * N * N * sweeps;
-    char f1[32], f2[32], f3[32];
     if (print)
-        printf("solve %s %d %d %d %.6f %.6f %.6f %.6f %s %s %s\n", method, P, N, sweeps, tm, tmin, tmax,
-               median(total, repeats), bench_fig(f1, "%.3f", bench_rate(points / 1e9, tm)),
-               bench_fig(f2, "%.1f", bench_rate(16 * points / 1e9, tm)),
-               bench_fig(f3, "%.1f", bench_rate(24 * points / 1e9, tm)));
+        print_solve(method, P, N, sweeps, t, total, repeats);
     kit_free(t);
     kit_free(total);
     kit_free(f);
@@ -154,6 +164,75 @@ static double time_copy(double *dst, int ddev, const double *src, int sdev, size
     double m = median(t, repeats);
     kit_free(t);
     return m;
+}
+
+/* The stencil-shaped copy's sweep on the host, as lab4_bound.cu computes
+ * it: the six neighbours in the kit's order, times 1/6. */
+static void stencil_copy_host(int N, const double *u_old, double *u_new)
+{
+    size_t sj = poisson_side(N), si = sj * sj;
+    for (int i = 1; i <= N; i++)
+        for (int j = 1; j <= N; j++)
+            for (int k = 1; k <= N; k++) {
+                size_t c = poisson_index(N, i, j, k);
+                u_new[c] = (u_old[c - si] + u_old[c + si] + u_old[c - sj] + u_old[c + sj] + u_old[c - 1] +
+                            u_old[c + 1]) *
+                           (1.0 / 6.0);
+            }
+}
+
+/* The bound: K = min(sweeps, 2) sweeps from the problem's start checked
+ * against the host, then repeats timed runs of sweeps sweeps going on from
+ * there, printed as a solve line (seconds of the sweeps alone). */
+static int bound(int N, int sweeps, int repeats)
+{
+    size_t n = poisson_points(N), bytes = n * sizeof(double);
+    double *u = kit_alloc_doubles(n), *r = kit_alloc_doubles(n), *r_new = kit_alloc_doubles(n);
+    double *d_old, *d_new;
+    poisson_init(N, 0.0, NULL, u);
+    CUDA_CHECK(cudaMalloc((void **)&d_old, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&d_new, bytes));
+    CUDA_CHECK(cudaMemcpy(d_old, u, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_new, u, bytes, cudaMemcpyHostToDevice));
+    memcpy(r, u, bytes);
+    memcpy(r_new, u, bytes);
+    int K = sweeps < 2 ? sweeps : 2;
+    for (int s = 0; s < K; s++) {
+        lab4_stencil_copy_sweep(N, d_old, d_new, 0);
+        stencil_copy_host(N, r, r_new);
+        double *t = d_old;
+        d_old = d_new;
+        d_new = t;
+        t = r;
+        r = r_new;
+        r_new = t;
+    }
+    CUDA_CHECK(cudaMemcpy(u, d_old, bytes, cudaMemcpyDeviceToHost));
+    long wrong = bench_count_bit_differences(u, r, n);
+    printf("check bound 1 %d %d %ld\n", N, K, wrong);
+    fflush(stdout);
+    double *t = kit_alloc_doubles((size_t)repeats), *total = kit_alloc_doubles((size_t)repeats);
+    for (int rep = 0; rep < repeats; rep++) {
+        double t0 = wall_time();
+        for (int s = 0; s < sweeps; s++) {
+            lab4_stencil_copy_sweep(N, d_old, d_new, 0);
+            double *x = d_old;
+            d_old = d_new;
+            d_new = x;
+        }
+        CUDA_CHECK(cudaDeviceSynchronize());
+        t[rep] = wall_time() - t0;
+    }
+    memcpy(total, t, (size_t)repeats * sizeof *t); /* no set-up inside the timed runs */
+    print_solve("bound", 1, N, sweeps, t, total, repeats);
+    CUDA_CHECK(cudaFree(d_old));
+    CUDA_CHECK(cudaFree(d_new));
+    kit_free(t);
+    kit_free(total);
+    kit_free(u);
+    kit_free(r);
+    kit_free(r_new);
+    return wrong == 0 ? 0 : 1;
 }
 
 static int copy(int N, int repeats)
@@ -206,6 +285,7 @@ static int peerbw(int mib, int repeats)
 int main(int argc, char **argv)
 {
     static const char usage[] = "usage: lab4_bench offload|gpu1|gpu2|gpu3|peer|nccl N sweeps repeats\n"
+                                "       lab4_bench bound N sweeps repeats\n"
                                 "       lab4_bench copy N repeats | lab4_bench peerbw MiB repeats\n";
     if (argc < 4) {
         fputs(usage, stderr);
@@ -236,6 +316,8 @@ int main(int argc, char **argv)
         return copy(a, b);
     if (!strcmp(m, "peerbw"))
         return peerbw(a, b);
+    if (!strcmp(m, "bound"))
+        return bound(a, b, c);
     if (!strcmp(m, "offload") || !strcmp(m, "gpu1") || !strcmp(m, "gpu2") || !strcmp(m, "gpu3") ||
         !strcmp(m, "peer"))
         return solve(m, a, b, c);

@@ -1,15 +1,20 @@
 /* Lab 4, stage 1: Jacobi with OpenMP target offload (reference solution).
  *
- * One target data region keeps f and both grids on the device for all
- * sweeps; each sweep is one target region, and only the norm (a reduction)
- * comes back to the host after each sweep. The three loops map onto the
- * GPU's three levels as GCC's nvptx offloading defines them: teams are
- * thread blocks (one per z plane), OpenMP threads are warps (one row at a
- * time), and SIMD lanes are the 32 threads of a warp (neighbouring x points,
- * so that a warp's loads coalesce). Without the `simd` level each warp runs
- * on one lane: the collapse(3) version of this loop ran at 45 GB/s on an
- * H100, this one at 470-530 GB/s (2026-11-23, N = 512-768). Without a
- * usable GPU the regions run on the host, which is how CI tests this file. */
+ * One target data region keeps both grids on the device for all sweeps;
+ * each sweep is one target region over the N^3 interior points, collapsed
+ * into one loop, so that consecutive iterations (consecutive k, x) go to
+ * consecutive GPU threads and a warp's loads cover whole cache lines.
+ * Two choices move fewer bytes and do less work per sweep:
+ *   - the radiator is decided with poisson_h2f's integer test, so f is never
+ *     read: 16 bytes per point instead of 24, and f is not even mapped
+ *     (H100, clang-16, 2026-11-23, one run: 972 against 877 GB/s at
+ *     N = 512, 919 against 775 at N = 1024);
+ *   - the norm is computed only when tol > 0 decides something: with
+ *     tol = 0 (a fixed number of sweeps) no reduction is asked for.
+ * Built with clang-16's offloading (lab.mk: OFFLOAD=clang, the default where
+ * it is installed): the collapsed loop is what LLVM's OpenMP runtime maps
+ * well. Without a usable GPU the regions run on the host, which is how CI
+ * tests this file. */
 #include <math.h>
 #include <string.h>
 
@@ -19,31 +24,39 @@
 
 int jacobi_offload(int N, double tol, int max_iter, const double *f, double *u, double *u_old)
 {
+    (void)f; /* h^2 f comes from the integer radiator test on the device */
     if (poisson_check_size(N))
         return -1;
     size_t n = poisson_points(N), sj = poisson_side(N), si = sj * sj;
-    double h = poisson_h(N), h2 = h * h;
     double *src = u, *dst = u_old;
     int it = 0;
-#pragma omp target data map(to : f[0:n]) map(tofrom : u[0:n], u_old[0:n])
+#pragma omp target data map(tofrom : u[0:n], u_old[0:n])
     {
         double t0 = wall_time();
         while (it < max_iter) {
             double norm2 = 0.0;
             /* src and dst swap roles every sweep; naming them here makes
              * the region use their device copies (present: nothing moves) */
-#pragma omp target teams distribute reduction(+ : norm2) map(alloc : f[0:n], src[0:n], dst[0:n])
-            for (int i = 1; i <= N; i++)
-#pragma omp parallel for reduction(+ : norm2)
-                for (int j = 1; j <= N; j++)
-#pragma omp simd reduction(+ : norm2)
-                    for (int k = 1; k <= N; k++) {
-                        size_t c = poisson_index(N, i, j, k);
-                        double v = poisson_jacobi_point(src, c, sj, si, h2 * f[c]);
-                        double d = v - src[c];
-                        norm2 += d * d;
-                        dst[c] = v;
-                    }
+            if (tol > 0) {
+#pragma omp target teams distribute parallel for collapse(3) reduction(+ : norm2) map(alloc : src[0:n], dst[0:n])
+                for (int i = 1; i <= N; i++)
+                    for (int j = 1; j <= N; j++)
+                        for (int k = 1; k <= N; k++) {
+                            size_t c = poisson_index(N, i, j, k);
+                            double v = poisson_jacobi_point(src, c, sj, si, poisson_h2f(N, i, j, k));
+                            double d = v - src[c];
+                            norm2 += d * d;
+                            dst[c] = v;
+                        }
+            } else { /* tol = 0: a fixed number of sweeps, no norm needed */
+#pragma omp target teams distribute parallel for collapse(3) map(alloc : src[0:n], dst[0:n])
+                for (int i = 1; i <= N; i++)
+                    for (int j = 1; j <= N; j++)
+                        for (int k = 1; k <= N; k++) {
+                            size_t c = poisson_index(N, i, j, k);
+                            dst[c] = poisson_jacobi_point(src, c, sj, si, poisson_h2f(N, i, j, k));
+                        }
+            }
             double *t = src;
             src = dst;
             dst = t;
