@@ -294,10 +294,9 @@ if [ -n "$figures" ] && grep -qF "$figures" "$sdir/results.json" &&
 else
     fail "performance: the feedback lacks the measured figures (see $sdir/feedback.txt)"
 fi
-if ! command -v gnuplot >/dev/null; then
-    grep -q "No chart: gnuplot is not installed" "$sdir/feedback.txt" &&
-        pass "performance: no gnuplot here, and the feedback says there is no chart" ||
-        fail "performance: no gnuplot here, and the feedback does not say so"
+# (Without gnuplot, matplotlib draws it where the grader's Python has it.)
+if ! command -v gnuplot >/dev/null && grep -q "No chart: neither gnuplot nor matplotlib" "$sdir/feedback.txt"; then
+    pass "performance: no gnuplot or matplotlib here, and the feedback says there is no chart"
 elif [ "$(head -c 4 "$sdir/performance.png" 2>/dev/null | tail -c 3)" = PNG ] &&
     grep -q "performance.png, beside this file" "$sdir/feedback.txt" &&
     [ ! -e "$OUT/perf-grades/students/r_fails_required_test/performance.png" ]; then
