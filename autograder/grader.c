@@ -565,16 +565,16 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     int fd = mkstemp(log);
     ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
     close(fd);
-    /* Open MPI 4 will not start without an ssh or rsh to launch daemons on
-     * other hosts, even when every rank runs on this one (it then never
-     * calls it), and the sandbox has neither: name one that exists. A
-     * setting of the grader's own environment wins. */
-    if (np > 0)
+    if (np > 0) {
+        /* Open MPI 4 will not start without an ssh or rsh to launch daemons
+         * on other hosts, even when every rank runs on this one (it then
+         * never calls it), and the sandbox has neither: name one that
+         * exists. A setting of the grader's own environment wins. */
         setenv("OMPI_MCA_plm_rsh_agent", "false", 0);
-    /* NCCL's NVLink multicast stays off on the kit's GPU hosts. */
-    if (np > 0)
+        /* NCCL's NVLink multicast stays off on the kit's GPU hosts. */
         snprintf(mpirun, sizeof mpirun, "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0",
                  geteuid() == 0 ? "--allow-run-as-root" : "", np);
+    }
     snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, log);
     int status = system(cmd);
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

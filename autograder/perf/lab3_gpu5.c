@@ -9,7 +9,6 @@
  * less than 1e-6; a NaN left by a skipped tile never does).
  * With --bound it times cuBLAS's DGEMM on the same product. */
 #include <cublas_v2.h>
-#include <math.h>
 #include <stdlib.h>
 
 #include "cuda_check.h"

@@ -140,14 +140,13 @@ static void device_child(perf_case *c, int in, int out, int code)
     _exit(0);
 }
 
-/* The child's next answer within limit seconds: 0 when it is `expect`, -2
- * past the limit, -1 when the child died or said something else. */
-static int device_answer(int expect, double limit)
+/* The child's next int (an answer or its set-up status) within limit
+ * seconds: 0 with *value set, -2 past the limit, -1 when the child died. */
+static int child_int(int *value, double limit)
 {
-    int got = 0;
     size_t have = 0;
     double t0 = now();
-    while (have < sizeof got) {
+    while (have < sizeof *value) {
         double left = limit - (now() - t0);
         if (left <= 0)
             return -2;
@@ -159,12 +158,20 @@ static int device_answer(int expect, double limit)
             return -1;
         if (r == 0)
             continue;
-        ssize_t n = read(device.from_child, (char *)&got + have, sizeof got - have);
+        ssize_t n = read(device.from_child, (char *)value + have, sizeof *value - have);
         if (n <= 0)
             return -1;
         have += (size_t)n;
     }
-    return got == expect ? 0 : -1;
+    return 0;
+}
+
+/* The child's next answer within limit seconds: 0 when it is `expect`, -2
+ * past the limit, -1 when the child died or said something else. */
+static int device_answer(int expect, double limit)
+{
+    int got = 0, r = child_int(&got, limit);
+    return r != 0 ? r : got == expect ? 0 : -1;
 }
 
 static void device_stop(void)
@@ -193,17 +200,9 @@ static int device_start(perf_case *c, int code)
     close(down[0]), close(up[1]);
     device.to_child = down[1], device.from_child = up[0];
     signal(SIGPIPE, SIG_IGN); /* a dead child shows as an error, not a killed harness */
-    int status = -1;
-    size_t have = 0;
-    while (have < sizeof status) { /* set-up: a CUDA context and the device arrays, well within a minute */
-        struct pollfd p = {device.from_child, POLLIN, 0};
-        if (poll(&p, 1, 120000) <= 0)
-            return -1;
-        ssize_t n = read(device.from_child, (char *)&status + have, sizeof status - have);
-        if (n <= 0)
-            return -1;
-        have += (size_t)n;
-    }
+    int status = -1; /* set-up: a CUDA context and the device arrays, well within two minutes */
+    if (child_int(&status, 120.0) != 0)
+        return -1;
     return status == 0 ? 0 : status == PERF_NO_DEVICE ? PERF_NO_DEVICE : -1;
 }
 

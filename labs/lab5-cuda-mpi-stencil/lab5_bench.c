@@ -94,18 +94,17 @@ static int phase_begin(int ph, int stream)
     return i;
 }
 
-/* Closes it; on the CPU backend the serialized variant times the call with
- * the host clock instead (from t0). */
+/* Closes it. The serialized variant then waits for the call; on the CPU
+ * backend it times the call with the host clock instead (from t0). */
 static void phase_end(int handle, int ph, int stream, double t0)
 {
     if (handle >= 0)
         CUDA_CHECK(cudaEventRecord(pairs[handle].stop, cuda_stream(stream)));
-    else if (serialize) {
-        inner->sync();
+    if (!serialize)
+        return;
+    inner->sync();
+    if (handle < 0)
         phase[ph] += wall_time() - t0;
-    }
-    if (handle >= 0 && serialize)
-        inner->sync();
 }
 
 static void t_init(int rank) { inner->init(rank); }
