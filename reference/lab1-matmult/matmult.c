@@ -193,13 +193,19 @@ static void micro_kernel(size_t kc, const double *restrict Ap, const double *res
             acc[i][1] += a * b1;
         }
     }
+    /* The tile goes back to C a whole vector at a time (unaligned loads
+     * and stores: C's rows start anywhere). */
 #pragma GCC unroll 16
     for (int i = 0; i < MR; i++)
-        for (int h = 0; h < 2; h++)
-            for (int j = 0; j < VLEN; j++) {
-                double *c = &C[i * ldc + h * VLEN + j];
-                *c = first ? acc[i][h][j] : *c + acc[i][h][j];
+        for (int h = 0; h < 2; h++) {
+            double *c = &C[i * ldc + h * VLEN];
+            if (!first) {
+                vdouble old;
+                __builtin_memcpy(&old, c, sizeof old);
+                acc[i][h] += old;
             }
+            __builtin_memcpy(c, &acc[i][h], sizeof acc[i][h]);
+        }
 }
 
 /* A tile at the bottom or right edge of C, only h x w of it inside C: run
