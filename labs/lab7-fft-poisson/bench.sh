@@ -75,7 +75,9 @@ if [ "$gpus" -ge 2 ]; then
         run "${MPIRUN[@]}" -np 2 "$bin/lab7_bench" nccl "$n" "$REPEATS"
     done
 fi
-column -s, -t "$csv"
+# The CSV as aligned columns (awk, not column(1): some hosts lack it)
+awk -F, '{ for (i = 1; i <= NF; i++) { cell[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } if (NF > nf) nf = NF }
+    END { for (r = 1; r <= NR; r++) for (i = 1; i <= nf; i++) printf(i < nf ? "%-" w[i] "s  " : "%s\n", cell[r, i]) }' "$csv"
 
 echo
 echo "goals (measured in this run):"
