@@ -10,9 +10,13 @@
 #include "cuda_check.h"
 #include "fp_gpu_plan.h"
 
-/* Where the lines along one axis of a box lie: cell t of the box (x
- * fastest) is element c = coordinate along the axis of line l = the other
- * two coordinates, the lower-numbered fastest. */
+/* Where the lines along one axis of a box lie. Cell (x, y, z) of the box
+ * is d_a[x + d0 (y + d1 z)]; the lines along an axis are numbered by the
+ * other two coordinates, the lower-numbered fastest: line l = co[p] + d[p]
+ * co[q]. The kernels get these coordinates from a 3-D launch grid, not by
+ * dividing a flat index: 64-bit division is a long instruction sequence on
+ * a GPU, and three of them per cell cost more than the cell's memory
+ * traffic. */
 struct lines_geo {
     int n;          /* line length */
     int d[3];       /* the box's extents */
@@ -33,127 +37,200 @@ static lines_geo geo_of(const fp_gpu *P, int axis)
     return G;
 }
 
-__device__ static void split(const lines_geo &G, size_t t, int *c, size_t *l)
-{
-    int co[3];
-    co[0] = (int)(t % G.d[0]);
-    co[1] = (int)(t / G.d[0] % G.d[1]);
-    co[2] = (int)(t / ((size_t)G.d[0] * G.d[1]));
-    *c = co[G.axis];
-    *l = (size_t)co[G.p] + (size_t)G.d[G.p] * co[G.q];
-}
+/* ---- what happens to one element (every layout below uses these) ---- */
 
 /* Makhoul's order: even elements first, then the odd ones backwards. */
 __device__ static int makhoul_slot(int c, int n) { return c % 2 == 0 ? c / 2 : n - 1 - (c - 1) / 2; }
 
-__global__ static void pre_forward(lines_geo G, size_t cells, const double *a, double *R)
-{
-    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= cells)
-        return;
-    int c;
-    size_t l;
-    split(G, t, &c, &l);
-    double x = a[t];
-    if (G.bc == FP_P) {
-        R[l * G.n + c] = x;
-        return;
-    }
-    if (G.bc == FP_D && c % 2) /* DST-II = DCT-II of the alternated input, reversed */
-        x = -x;
-    R[l * G.n + makhoul_slot(c, G.n)] = x;
-}
+/* Where element c of a line goes in the gathered line, and its sign there
+ * (DST-II = DCT-II of the alternated input, reversed). The inverse's post
+ * step reads it back from the same slot with the same sign. */
+__device__ static int pre_slot(const lines_geo &G, int c) { return G.bc == FP_P ? c : makhoul_slot(c, G.n); }
+__device__ static double pre_sign(const lines_geo &G, int c, double x) { return G.bc == FP_D && c % 2 ? -x : x; }
 
-__global__ static void post_forward(lines_geo G, size_t cells, const cufftDoubleComplex *C, double *a)
+/* Coefficient k of a line from its half spectrum S. */
+__device__ static double post_forward_value(const lines_geo &G, const cufftDoubleComplex *S, int k)
 {
-    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= cells)
-        return;
-    int k, n = G.n;
-    size_t l;
-    split(G, t, &k, &l);
-    const cufftDoubleComplex *S = C + l * (size_t)(n / 2 + 1);
-    if (G.bc == FP_P) { /* halfcomplex: r_0 .. r_{n/2}, then i_{(n-1)/2} .. i_1 */
-        a[t] = 2 * k <= n ? S[k].x : S[n - k].y;
-        return;
-    }
+    int n = G.n;
+    if (G.bc == FP_P) /* halfcomplex: r_0 .. r_{n/2}, then i_{(n-1)/2} .. i_1 */
+        return 2 * k <= n ? S[k].x : S[n - k].y;
     int kk = G.bc == FP_D ? n - 1 - k : k;
     double vx = 2 * kk <= n ? S[kk].x : S[n - kk].x, vy = 2 * kk <= n ? S[kk].y : -S[n - kk].y;
     double s, co;
     sincospi(-(double)kk / (2.0 * n), &s, &co);
-    a[t] = 2.0 * (co * vx - s * vy); /* 2 Re(exp(-i pi k/2n) V_k) */
+    return 2.0 * (co * vx - s * vy); /* 2 Re(exp(-i pi k/2n) V_k) */
 }
 
-__global__ static void pre_inverse(lines_geo G, size_t lines, const double *a, cufftDoubleComplex *C)
+/* Half-spectrum entry k of a line of coefficients (contiguous). */
+__device__ static cufftDoubleComplex pre_inverse_value(const lines_geo &G, const double *line, int k)
 {
-    int n = G.n, h = n / 2 + 1;
-    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= lines * h)
-        return;
-    size_t l = t / h;
-    int k = (int)(t % h);
-    size_t o1 = l % G.d[G.p], o2 = l / G.d[G.p];
-    size_t st[3] = {1, (size_t)G.d[0], (size_t)G.d[0] * G.d[1]};
-    const double *line = a + o1 * st[G.p] + o2 * st[G.q];
-    size_t s = st[G.axis];
+    int n = G.n;
+    cufftDoubleComplex w;
     if (G.bc == FP_P) {
-        C[t].x = line[k * s];
-        C[t].y = (k == 0 || 2 * k == n) ? 0.0 : line[(size_t)(n - k) * s];
-        return;
+        w.x = line[k];
+        w.y = (k == 0 || 2 * k == n) ? 0.0 : line[n - k];
+        return w;
     }
     /* Y (reversed for D), Y_n = 0: W_k = exp(i pi k/2n) (Y_k - i Y_{n-k}) */
     double yk, ynk;
     if (G.bc == FP_N) {
-        yk = line[k * s];
-        ynk = k == 0 ? 0.0 : line[(size_t)(n - k) * s];
+        yk = line[k];
+        ynk = k == 0 ? 0.0 : line[n - k];
     } else {
-        yk = line[(size_t)(n - 1 - k) * s];
-        ynk = k == 0 ? 0.0 : line[(size_t)(k - 1) * s];
+        yk = line[n - 1 - k];
+        ynk = k == 0 ? 0.0 : line[k - 1];
     }
     double sn, co;
     sincospi((double)k / (2.0 * n), &sn, &co);
-    C[t].x = co * yk + sn * ynk;
-    C[t].y = sn * yk - co * ynk;
+    w.x = co * yk + sn * ynk;
+    w.y = sn * yk - co * ynk;
+    return w;
 }
 
-__global__ static void post_inverse(lines_geo G, size_t cells, const double *R, double *a)
+/* ---- x: the lines are rows of d_a already ---------------------------------
+ * Grid (ceil(n / THREADS), d1, d2): thread c of line l = y + d1 z. */
+
+__device__ static size_t row_line() { return blockIdx.y + (size_t)gridDim.y * blockIdx.z; }
+
+__global__ static void pre_forward_rows(lines_geo G, const double *a, double *R)
 {
-    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= cells)
-        return;
-    int c;
-    size_t l;
-    split(G, t, &c, &l);
-    if (G.bc == FP_P) {
-        a[t] = R[l * G.n + c];
-        return;
-    }
-    double v = R[l * G.n + makhoul_slot(c, G.n)];
-    a[t] = G.bc == FP_D && c % 2 ? -v : v;
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    size_t l = row_line();
+    if (c < G.n)
+        R[l * G.n + pre_slot(G, c)] = pre_sign(G, c, a[l * G.n + c]);
 }
 
-/* Every kernel here runs THREADS threads a block; blocks_for(n) covers n
- * threads with them (a launch with another block size would leave work
- * undone: one thread per z system missed half of them once). */
+__global__ static void post_forward_rows(lines_geo G, const cufftDoubleComplex *C, double *a)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    size_t l = row_line();
+    if (k < G.n)
+        a[l * G.n + k] = post_forward_value(G, C + l * (size_t)(G.n / 2 + 1), k);
+}
+
+__global__ static void post_inverse_rows(lines_geo G, const double *R, double *a)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    size_t l = row_line();
+    if (c < G.n)
+        a[l * G.n + c] = pre_sign(G, c, R[l * G.n + pre_slot(G, c)]);
+}
+
+/* Every line of coefficients (contiguous, line l at lines + l n) to its half
+ * spectrum: grid (ceil((n/2 + 1) / THREADS), d[p], d[q]). */
+__global__ static void pre_inverse_rows(lines_geo G, const double *lines, cufftDoubleComplex *C)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x, h = G.n / 2 + 1;
+    size_t l = row_line();
+    if (k < h)
+        C[l * h + k] = pre_inverse_value(G, lines + l * G.n, k);
+}
+
+/* ---- y and z: the lines cross the rows -----------------------------------
+ * A block moves a tile of TILE cells along x by TILE along the axis, at
+ * one value o of the third coordinate, through shared memory: it reads
+ * d_a along x (whole cache lines) and writes the gathered lines along
+ * each line (whole cache lines again), where one thread per cell would
+ * touch a cache line for every cell on one side. Grid (ceil(d0 / TILE),
+ * ceil(n / TILE), d_o), blocks of TILE x ROWS threads. The lines here are
+ * l = x + d0 o. */
+enum { TILE = 32, ROWS = 8 };
+
+__device__ static size_t cell_of(const lines_geo &G, int x, int c, int o)
+{
+    size_t row = G.d[0], plane = (size_t)G.d[0] * G.d[1];
+    return x + (G.axis == 1 ? c * row + o * plane : o * row + c * plane);
+}
+
+/* d_a's cells into gathered lines R: in Makhoul's order with its signs
+ * (MAKHOUL), or as they are (the inverse's input, for pre_inverse_rows). */
+template <bool MAKHOUL> __global__ static void gather_tiles(lines_geo G, const double *a, double *R)
+{
+    __shared__ double tile[TILE][TILE + 1]; /* [along the axis][x]; + 1: no bank conflicts */
+    const int x0 = blockIdx.x * TILE, c0 = blockIdx.y * TILE, o = blockIdx.z, tx = threadIdx.x;
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + tx < G.d[0] && c0 + r < G.n) {
+            double v = a[cell_of(G, x0 + tx, c0 + r, o)];
+            tile[r][tx] = MAKHOUL ? pre_sign(G, c0 + r, v) : v;
+        }
+    __syncthreads();
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l = x0 + r + (size_t)G.d[0] * o;
+            R[l * G.n + (MAKHOUL ? pre_slot(G, c0 + tx) : c0 + tx)] = tile[tx][r];
+        }
+}
+
+__global__ static void post_forward_tiles(lines_geo G, const cufftDoubleComplex *C, double *a)
+{
+    __shared__ double tile[TILE][TILE + 1];
+    const int x0 = blockIdx.x * TILE, k0 = blockIdx.y * TILE, o = blockIdx.z, tx = threadIdx.x;
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && k0 + tx < G.n) {
+            size_t l = x0 + r + (size_t)G.d[0] * o;
+            tile[tx][r] = post_forward_value(G, C + l * (size_t)(G.n / 2 + 1), k0 + tx);
+        }
+    __syncthreads();
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + tx < G.d[0] && k0 + r < G.n)
+            a[cell_of(G, x0 + tx, k0 + r, o)] = tile[r][tx];
+}
+
+__global__ static void post_inverse_tiles(lines_geo G, const double *R, double *a)
+{
+    __shared__ double tile[TILE][TILE + 1];
+    const int x0 = blockIdx.x * TILE, c0 = blockIdx.y * TILE, o = blockIdx.z, tx = threadIdx.x;
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l = x0 + r + (size_t)G.d[0] * o;
+            tile[tx][r] = pre_sign(G, c0 + tx, R[l * G.n + pre_slot(G, c0 + tx)]);
+        }
+    __syncthreads();
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + tx < G.d[0] && c0 + r < G.n)
+            a[cell_of(G, x0 + tx, c0 + r, o)] = tile[r][tx];
+}
+
+/* Every kernel here runs THREADS threads a block (or TILE x ROWS); the
+ * grids below cover the work with them (a launch with another block size
+ * would leave work undone: one thread per z system missed half of them
+ * once). */
 enum { THREADS = 256 };
 static unsigned blocks_for(size_t n) { return (unsigned)((n + THREADS - 1) / THREADS); }
 
 extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
 {
     lines_geo G = geo_of(P, axis);
-    size_t lines = P->cells / (size_t)G.n;
+    const unsigned h = (unsigned)(G.n / 2 + 1);
+    const dim3 rows(blocks_for(G.n), G.d[G.p], G.d[G.q]), spectra(blocks_for(h), G.d[G.p], G.d[G.q]);
+    const dim3 tiles((G.d[0] + TILE - 1) / TILE, (G.n + TILE - 1) / TILE, G.d[G.q]), tile_threads(TILE, ROWS);
+    cudaStream_t s = P->stream;
     if (!inverse) {
-        pre_forward<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, d_a, P->real);
+        if (axis == 0)
+            pre_forward_rows<<<rows, THREADS, 0, s>>>(G, d_a, P->real);
+        else
+            gather_tiles<true><<<tiles, tile_threads, 0, s>>>(G, d_a, P->real);
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecD2Z(P->fwd[axis], P->real, P->spec));
-        post_forward<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, P->spec, d_a);
+        if (axis == 0)
+            post_forward_rows<<<rows, THREADS, 0, s>>>(G, P->spec, d_a);
+        else
+            post_forward_tiles<<<tiles, tile_threads, 0, s>>>(G, P->spec, d_a);
         CUDA_CHECK(cudaGetLastError());
     } else {
-        size_t h = (size_t)(G.n / 2 + 1);
-        pre_inverse<<<blocks_for(lines * h), THREADS, 0, P->stream>>>(G, lines, d_a, P->spec);
+        const double *lines = d_a; /* x: the rows are the lines */
+        if (axis != 0) {
+            gather_tiles<false><<<tiles, tile_threads, 0, s>>>(G, d_a, P->real);
+            CUDA_CHECK(cudaGetLastError());
+            lines = P->real;
+        }
+        pre_inverse_rows<<<spectra, THREADS, 0, s>>>(G, lines, P->spec);
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecZ2D(P->inv[axis], P->spec, P->real));
-        post_inverse<<<blocks_for(P->cells), THREADS, 0, P->stream>>>(G, P->cells, P->real, d_a);
+        if (axis == 0)
+            post_inverse_rows<<<rows, THREADS, 0, s>>>(G, P->real, d_a);
+        else
+            post_inverse_tiles<<<tiles, tile_threads, 0, s>>>(G, P->real, d_a);
         CUDA_CHECK(cudaGetLastError());
     }
 }
