@@ -161,29 +161,19 @@ template <bool MAKHOUL> __global__ static void gather_tiles(lines_geo G, const d
         }
 }
 
-__global__ static void post_forward_tiles(lines_geo G, const cufftDoubleComplex *C, double *a)
-{
-    __shared__ double tile[TILE][TILE + 1];
-    const int x0 = blockIdx.x * TILE, k0 = blockIdx.y * TILE, o = blockIdx.z, tx = threadIdx.x;
-    for (int r = threadIdx.y; r < TILE; r += ROWS)
-        if (x0 + r < G.d[0] && k0 + tx < G.n) {
-            size_t l = x0 + r + (size_t)G.d[0] * o;
-            tile[tx][r] = post_forward_value(G, C + l * (size_t)(G.n / 2 + 1), k0 + tx);
-        }
-    __syncthreads();
-    for (int r = threadIdx.y; r < TILE; r += ROWS)
-        if (x0 + tx < G.d[0] && k0 + r < G.n)
-            a[cell_of(G, x0 + tx, k0 + r, o)] = tile[r][tx];
-}
-
-__global__ static void post_inverse_tiles(lines_geo G, const double *R, double *a)
+/* Gathered lines back into d_a's cells: the spectra through the forward
+ * post step (FORWARD: src holds the spectra), or the inverse FFT's output
+ * read in Makhoul's order with its signs (src holds the real lines). */
+template <bool FORWARD> __global__ static void scatter_tiles(lines_geo G, const void *src, double *a)
 {
     __shared__ double tile[TILE][TILE + 1];
     const int x0 = blockIdx.x * TILE, c0 = blockIdx.y * TILE, o = blockIdx.z, tx = threadIdx.x;
     for (int r = threadIdx.y; r < TILE; r += ROWS)
         if (x0 + r < G.d[0] && c0 + tx < G.n) {
             size_t l = x0 + r + (size_t)G.d[0] * o;
-            tile[tx][r] = pre_sign(G, c0 + tx, R[l * G.n + pre_slot(G, c0 + tx)]);
+            int c = c0 + tx;
+            tile[tx][r] = FORWARD ? post_forward_value(G, (const cufftDoubleComplex *)src + l * (size_t)(G.n / 2 + 1), c)
+                                  : pre_sign(G, c, ((const double *)src)[l * G.n + pre_slot(G, c)]);
         }
     __syncthreads();
     for (int r = threadIdx.y; r < TILE; r += ROWS)
@@ -215,7 +205,7 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
         if (axis == 0)
             post_forward_rows<<<rows, THREADS, 0, s>>>(G, P->spec, d_a);
         else
-            post_forward_tiles<<<tiles, tile_threads, 0, s>>>(G, P->spec, d_a);
+            scatter_tiles<true><<<tiles, tile_threads, 0, s>>>(G, P->spec, d_a);
         CUDA_CHECK(cudaGetLastError());
     } else {
         const double *lines = d_a; /* x: the rows are the lines */
@@ -230,7 +220,7 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
         if (axis == 0)
             post_inverse_rows<<<rows, THREADS, 0, s>>>(G, P->real, d_a);
         else
-            post_inverse_tiles<<<tiles, tile_threads, 0, s>>>(G, P->real, d_a);
+            scatter_tiles<false><<<tiles, tile_threads, 0, s>>>(G, P->real, d_a);
         CUDA_CHECK(cudaGetLastError());
     }
 }
