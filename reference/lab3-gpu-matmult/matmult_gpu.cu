@@ -281,6 +281,19 @@ __device__ __forceinline__ void copy8_async(double *dst, const double *src, bool
     unsigned to = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(to), "l"(src), "r"(inside ? 8 : 0));
 }
+/* The same for a copy known to lie inside its matrix (no source size). */
+__device__ __forceinline__ void copy8_async_inside(double *dst, const double *src)
+{
+    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src));
+}
+/* 16 bytes (both ends 16-byte aligned), past L1 (.cg): each element of a
+ * block's B tile is read from global memory once. */
+__device__ __forceinline__ void copy16_async_inside(double *dst, const double *src)
+{
+    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(src));
+}
 __device__ __forceinline__ void copies_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
 /* Waits until at most PENDING of this thread's committed groups are still
  * in flight. */
@@ -334,36 +347,47 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
  * with them: (TM+TN)/(TM*TN) loads per multiply-add, 1/4 for 8 x 8, where
  * gpu5 needs 2.
  *
- * What a warp reads decides how many shared-memory wavefronts (of the one
- * per clock an SM serves) each load costs. The lanes of a warp form a
- * WR x WC grid (4 x 8: WC lanes along n) and a thread's rows and columns
- * come in pairs, read as one double2: rows r + 2*WR*p + {0,1} (p < TM/2),
- * columns c + 2*WC*q + {0,1} (q < TN/2). So every double2 load of B is
- * WC = 8 lanes reading 128 consecutive bytes, one wavefront, broadcast to
- * the WR = 4 lanes of each column; every load of A is 4 distinct 16-byte
- * pieces, 64 consecutive bytes, one wavefront. A step of k costs a warp
- * TM/2 + TN/2 = 8 wavefronts for 64 FMA instructions, which the SM's FP64
- * units take 32 clocks to retire: shared memory is busy a quarter of the
- * time. (With the lanes 2 x 16, B's loads are 256 bytes, two wavefronts
- * each: 12 per step. Both placements ran equally fast on an H100, as they
- * should with shared memory this far from busy; 4 x 8 needs fewer load
- * instructions.) A is stored transposed, As[k][row], so that a thread's rows
- * are consecutive doubles.
+ * The lanes of a warp form a WR x WC grid (4 x 8: WC lanes along n) and a
+ * thread's rows and columns come in pairs, read as one double2: rows r +
+ * 2*WR*p + {0,1} (p < TM/2), columns c + 2*WC*q + {0,1} (q < TN/2), so each
+ * load is one instruction for two values, without bank conflicts. A is
+ * stored transposed, As[k][row], so that a thread's rows are consecutive
+ * doubles. The SM serves a 16-byte load a quarter of a warp at a time: the
+ * 8 loads of a step are about 28 wavefronts for the warp's 64 FMAs (Nsight
+ * Compute on an H100: 0.43 wavefronts per FMA instruction), so shared
+ * memory is busy about 60% of the time, the FP64 units 70%.
  *
- * A deeper k-tile (BK = 16) halves the barriers per multiply-add against
- * BK = 8: at each barrier every warp of the block waits, and with 64
- * accumulators a thread needs 230 registers, so an SM holds one block of
- * 256 threads (two warps per scheduler) and nothing else can fill the gap.
- * Two stages of 16 x (128+2) and 16 x 128 doubles are 66 KB of dynamic
- * shared memory.
+ * With 64 accumulators a thread needs 228 registers, so an SM holds one
+ * block of 256 threads: two warps per scheduler, and a warp that has issued
+ * an FMA waits a clock before its next instruction. That, more than any
+ * memory, is what the profile shows: per issued instruction a warp spends
+ * about one clock in that fixed wait and one in waiting for the FP64 pipe
+ * the other warp holds, and in 55% of the clocks neither warp can issue.
  *
- * The shape is chosen at compile time (-DG6_BM=... and so on). On an H100
- * at 4096^3 (2026-11-23; the lab README has the figures) the default ran at
- * 22.1 TFLOP/s, BK = 8 at 21.0, BK = 32 at 22.2 (twice the shared memory
- * for no more), three stages at 21.7, two blocks of 128 x 64 per SM at 21.1,
- * two blocks of 256 threads with 8 x 4 tiles at 19.5; operands double-
- * buffered in registers with the barrier inside a tile's last step, tried
- * too, ran at 20.7. */
+ * And under a sustained load the board's power limit (700 W on an H100)
+ * sets the clock, not the FMAs: FMAs alone on registers draw 561 W at the
+ * full 1980 MHz, this kernel 700 W at about 1900. So every instruction and
+ * every byte moved that is not an FMA costs clock, and the kernel keeps
+ * them few:
+ *  - the copies of the next tile are spread over the 16 steps of this one,
+ *    one or two per step, instead of all after the barrier where they held
+ *    up every warp of the block at once;
+ *  - a tile that lies wholly inside A and B (nearly all of them) is copied
+ *    without bounds tests, with 32-bit offsets, and B 16 bytes at a time
+ *    past L1 (cp.async.cg), half the copies of 8 bytes;
+ *  - blocks start in groups of 8 block-rows (G6_GROUP), so that those
+ *    running at once share rows of A and columns of B in L2.
+ * Together these gained 4-5% over the same kernel without them (the lab
+ * README has the figures). Two buffers of 16 x (128+2) and 16 x 128 doubles
+ * are 66 KB of dynamic shared memory.
+ *
+ * The shape is chosen at compile time (-DG6_BM=... and so on). Measured on
+ * an H100 (2026-11-23) and not kept: BK 8 (more barriers) or 32 (twice
+ * the shared memory, within 3%), three stages, lanes 2 x 16, two blocks
+ * of 128 x 64 per SM, 8 x 4 tiles per thread, operands double-buffered in
+ * registers, the FMAs in another order, mbarriers per buffer instead of __syncthreads (barrier
+ * stalls are under 3% of the warps' time); 12 x 8 tiles per thread do
+ * fewer loads per FMA, but 4096 is no multiple of their 96 or 192 rows. */
 #ifndef G6_BM
 #define G6_BM 128
 #endif
@@ -387,6 +411,9 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
 #endif
 #ifndef G6_MIN_BLOCKS /* blocks per SM that __launch_bounds__ asks registers for */
 #define G6_MIN_BLOCKS 1
+#endif
+#ifndef G6_GROUP /* blocks start in groups of G6_GROUP block-rows */
+#define G6_GROUP 8
 #endif
 #ifndef G6_PAD_A /* As rows of BM + 2: the transposing copies of a warp spread over all banks */
 #define G6_PAD_A 2
@@ -415,35 +442,60 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
     /* the first of this thread's rows and columns inside the block's tile */
     const int r1 = (warp / WARPS_N) * (WR * G6_TM) + (lane / WC) * 2;
     const int c1 = (warp % WARPS_N) * (WC * G6_TN) + (lane % WC) * 2;
-    const long long row0 = (long long)blockIdx.y * G6_BM, col0 = (long long)blockIdx.x * G6_BN;
+    /* This block's tile of C. Blocks start in the order of their linear
+     * index; taken in groups of G6_GROUP block-rows, column by column inside
+     * a group, the blocks running at once share rows of A and columns of B,
+     * so fewer of them come from DRAM. */
+    const long long id = (long long)blockIdx.y * gridDim.x + blockIdx.x, per_group = (long long)G6_GROUP * gridDim.x;
+    const long long first = id / per_group * G6_GROUP, in = id % per_group;
+    const long long group_rows = min((long long)G6_GROUP, (long long)gridDim.y - first);
+    const long long row0 = (first + in % group_rows) * G6_BM, col0 = in / group_rows * G6_BN;
     double acc[G6_TM][G6_TN] = {};
 
     /* The copies of a tile, lean in registers (the accumulators take most
-     * of them): thread x copies column x % BK of rows x / BK + p * AR of the
-     * A tile, and column x % BN of rows x / BN + p * BR of the B tile, from
-     * two pointers and two strides kept for the whole loop. */
+     * of them). Copy c < NA of a thread is column x % BK of row x / BK + c *
+     * AR of the A tile, copy NA + c column x % BN of row x / BN + c * BR of
+     * the B tile (x = threadIdx.x), 8 bytes each, each tested against the
+     * edges of A and B: that is how the tiles on the edges are copied. */
     constexpr int AR = G6_THREADS / G6_BK, BR = G6_THREADS / G6_BN;
+    constexpr int NA = G6_BM * G6_BK / G6_THREADS, NB = G6_BK * G6_BN / G6_THREADS;
     const int ar = threadIdx.x / G6_BK, ac = threadIdx.x % G6_BK;
     const int br = threadIdx.x / G6_BN, bc = threadIdx.x % G6_BN;
     const double *ga = A + (size_t)(row0 + ar < m ? row0 + ar : 0) * k + ac;
     const double *gb = B + (size_t)br * n + (col0 + bc < n ? col0 + bc : 0);
     const size_t a_step = (size_t)AR * k, b_step = (size_t)BR * n;
     const bool b_column_inside = col0 + bc < n;
-    auto load = [&](int t, int buf) {
+    /* Most tiles lie wholly inside A and B: they are copied without tests,
+     * with 32-bit offsets (one instruction per address), and B 16 bytes at
+     * a time where n is even and B 16-byte aligned: copy NA + c is then the
+     * pair of columns 2 * (x % (BN/2)) of row x / (BN/2) + c * BR2, and the
+     * copies from NA + NB/2 on have nothing left to do. */
+    static_assert((2 * G6_THREADS) % G6_BN == 0 && (G6_BK * G6_BN / 2) % G6_THREADS == 0, "B in pairs");
+    constexpr int BR2 = 2 * G6_THREADS / G6_BN;
+    const bool block_inside = row0 + G6_BM <= m && col0 + G6_BN <= n && (long long)G6_BM * k <= INT32_MAX &&
+                              (long long)G6_BK * n <= INT32_MAX && reinterpret_cast<uintptr_t>(B) % 16 == 0 &&
+                              n % 2 == 0;
+    const int a_step32 = block_inside ? (int)a_step : 0, b2_step32 = block_inside ? BR2 * n : 0;
+    const int b2r = threadIdx.x / (G6_BN / 2), b2c = 2 * (threadIdx.x % (G6_BN / 2));
+    const double *gb2 = B + (size_t)b2r * n + (block_inside ? col0 + b2c : 0);
+    auto tile_inside = [&](int t) { return block_inside && (t + 1) * G6_BK <= k; };
+    /* copy c of tile t into buffer buf */
+    auto copy = [&](int c, int t, int buf, bool inside_tile) {
         const int kt = t * G6_BK;
-        double *as = As + buf * G6_BK * G6_LDA + ac * G6_LDA + ar, *bs = Bs + buf * G6_BK * G6_BN + br * G6_BN + bc;
-        const double *a = ga + kt, *b = gb + (size_t)kt * n;
-#pragma unroll
-        for (int p = 0; p < G6_BM * G6_BK / G6_THREADS; p++) {
-            const bool inside = row0 + ar + AR * p < m && kt + ac < k;
-            copy8_async(as + AR * p, inside ? a : A, inside);
-            a += a_step;
-        }
-#pragma unroll
-        for (int p = 0; p < G6_BK * G6_BN / G6_THREADS; p++) {
-            const bool inside = kt + br + BR * p < k && b_column_inside;
-            copy8_async(bs + BR * p * G6_BN, inside ? b : B, inside);
-            b += b_step;
+        double *as = As + buf * G6_BK * G6_LDA + ac * G6_LDA + ar, *bs = Bs + buf * G6_BK * G6_BN;
+        if (inside_tile) {
+            if (c < NA)
+                copy8_async_inside(as + AR * c, ga + kt + c * a_step32);
+            else if (c < NA + NB / 2)
+                copy16_async_inside(bs + (b2r + BR2 * (c - NA)) * G6_BN + b2c,
+                                    gb2 + (size_t)kt * n + (c - NA) * b2_step32);
+        } else if (c < NA) {
+            const bool inside = row0 + ar + AR * c < m && kt + ac < k;
+            copy8_async(as + AR * c, inside ? ga + kt + c * a_step : A, inside);
+        } else {
+            const bool inside = kt + br + BR * (c - NA) < k && b_column_inside;
+            copy8_async(bs + (br + BR * (c - NA)) * G6_BN + bc, inside ? gb + (size_t)kt * n + (c - NA) * b_step : B,
+                        inside);
         }
     };
     /* step q of the tile in buffer buf: this thread's rows of A, columns of B */
@@ -469,24 +521,59 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
             for (int j = 0; j < G6_TN; j++)
                 acc[i][j] = fma(a[i], b[j], acc[i][j]);
     };
-    auto compute = [&](int buf) {
+    /* The tile in buffer buf, and the copies of tile next into buffer
+     * next_buf spread over its steps, one or two per step (copies: 0 none,
+     * 1 tested, 2 inside), so that they never hold up all warps at once. */
+    auto compute = [&](int buf, int copies, int next, int next_buf) {
 #pragma unroll
         for (int q = 0; q < G6_BK; q++) {
             double a[G6_TM], b[G6_TN];
             fragments(buf, q, a, b);
+            if (copies) {
+#pragma unroll
+                for (int c = q * (NA + NB) / G6_BK; c < (q + 1) * (NA + NB) / G6_BK; c++)
+                    copy(c, next, next_buf, copies == 2);
+            }
             fmas(a, b);
         }
     };
-    tile_pipeline<G6_STAGES>(k, G6_BK, load, compute);
 
+    /* tile_pipeline's order, the copies of the next tile inside compute */
+    const int tiles = (k + G6_BK - 1) / G6_BK;
+#pragma unroll
+    for (int s = 0; s < G6_STAGES - 1; s++) {
+        if (s < tiles)
+            for (int c = 0; c < NA + NB; c++)
+                copy(c, s, s, false);
+        copies_commit();
+    }
+    for (int t = 0; t < tiles; t++) {
+        copies_wait<G6_STAGES - 2>(); /* this thread's copies of tile t are in */
+        __syncthreads();              /* everybody's are, and tile t-1 is done */
+        const int next = t + G6_STAGES - 1, buf = t % G6_STAGES, next_buf = next % G6_STAGES;
+        if (next >= tiles)
+            compute(buf, 0, next, next_buf);
+        else if (tile_inside(next))
+            compute(buf, 2, next, next_buf);
+        else
+            compute(buf, 1, next, next_buf);
+        copies_commit();
+    }
+
+    /* C, a row pointer at a time and the columns as 32-bit offsets: the
+     * accumulators leave few registers */
+    const int cols_left = (int)min((long long)n - col0 - c1, (long long)G6_BN);
 #pragma unroll
     for (int i = 0; i < G6_TM; i++) {
         const long long r = row0 + r1 + 2 * WR * (i / 2) + i % 2;
+        if (r < m) {
+            double *c_row = C + (size_t)r * n + col0 + c1;
 #pragma unroll
-        for (int j = 0; j < G6_TN; j++) {
-            const long long c = col0 + c1 + 2 * WC * (j / 2) + j % 2;
-            if (r < m && c < n)
-                C[(size_t)r * n + c] = acc[i][j];
+            for (int j = 0; j < G6_TN; j++) {
+                const int c = 2 * WC * (j / 2) + j % 2;
+                if (c < cols_left)
+                    c_row[c] = acc[i][j];
+            }
         }
     }
 }
