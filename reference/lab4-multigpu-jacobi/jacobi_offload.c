@@ -14,7 +14,7 @@
  * plane opens one region per N^2 points, and neighbouring teams sweep
  * neighbouring planes at the same pace, so each plane comes from memory
  * once. On an H100 (clang-16, 2026-11-23): 1534 against 955 GB/s at
- * N = 512, 1593 against 935 at N = 1024 (lab README, stage 1).
+ * N = 512, 1593 against 935 at N = 1024 (lab README, Measured figures).
  * Two more choices move fewer bytes and do less work per sweep:
  *   - the radiator is decided with poisson_h2f's integer test, so f is never
  *     read: 16 bytes per point instead of 24, and f is not even mapped;
