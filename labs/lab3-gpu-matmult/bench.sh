@@ -13,7 +13,8 @@
 # also timed through page-locked host memory, the rate the link allows.
 # At one size (BENCH_ALT_N) it also measures other builds of the same
 # source: gpu4 with each count of elements per thread (-DGPU4_ELEMENTS=...)
-# and those in BENCH_ALT_BUILDS (name:variant:flags; for the reference,
+# and those in BENCH_ALT_BUILDS (name:variant:flags, the flags separated
+# by commas, e.g. gpu6_bk32:gpu6:-DGPU6_CUDA_CORES,-DG6_BK=32; for the reference,
 # gpu5 with the Guide's square 16 x 16 tiles and with TILE_K = 32, and gpu6
 # on the CUDA cores instead of the tensor cores).
 #
@@ -59,7 +60,7 @@ for t in $GPU4_COUNTS; do alts+=("gpu4_$t:gpu4:-DGPU4_ELEMENTS=$t"); done
 for a in $ALT_BUILDS; do alts+=("$a"); done
 for a in "${alts[@]}"; do
     IFS=: read -r name _ flags <<<"$a"
-    bench_build "$OUT/$name" NVCC_OPT="-O3 $flags"
+    bench_build "$OUT/$name" NVCC_OPT="-O3 ${flags//,/ }"
 done
 
 gpu=$(bench_gpu_name)
