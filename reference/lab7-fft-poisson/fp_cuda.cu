@@ -100,20 +100,16 @@ __global__ static void pre_forward_rows(lines_geo G, const double *a, double *R)
         R[l * G.n + pre_slot(G, c)] = pre_sign(G, c, a[l * G.n + c]);
 }
 
-__global__ static void post_forward_rows(lines_geo G, const cufftDoubleComplex *C, double *a)
-{
-    int k = blockIdx.x * blockDim.x + threadIdx.x;
-    size_t l = row_line();
-    if (k < G.n)
-        a[l * G.n + k] = post_forward_value(G, C + l * (size_t)(G.n / 2 + 1), k);
-}
-
-__global__ static void post_inverse_rows(lines_geo G, const double *R, double *a)
+/* The lines back into d_a's rows: the spectra through the forward post
+ * step (FORWARD: src holds the spectra), or the inverse FFT's output read
+ * in Makhoul's order with its signs (src holds the real lines). */
+template <bool FORWARD> __global__ static void scatter_rows(lines_geo G, const void *src, double *a)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     size_t l = row_line();
     if (c < G.n)
-        a[l * G.n + c] = pre_sign(G, c, R[l * G.n + pre_slot(G, c)]);
+        a[l * G.n + c] = FORWARD ? post_forward_value(G, (const cufftDoubleComplex *)src + l * (size_t)(G.n / 2 + 1), c)
+                                 : pre_sign(G, c, ((const double *)src)[l * G.n + pre_slot(G, c)]);
 }
 
 /* Every line of coefficients (contiguous, line l at lines + l n) to its half
@@ -203,7 +199,7 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecD2Z(P->fwd[axis], P->real, P->spec));
         if (axis == 0)
-            post_forward_rows<<<rows, THREADS, 0, s>>>(G, P->spec, d_a);
+            scatter_rows<true><<<rows, THREADS, 0, s>>>(G, P->spec, d_a);
         else
             scatter_tiles<true><<<tiles, tile_threads, 0, s>>>(G, P->spec, d_a);
         CUDA_CHECK(cudaGetLastError());
@@ -218,7 +214,7 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
         CUDA_CHECK(cudaGetLastError());
         CUFFT_CHECK(cufftExecZ2D(P->inv[axis], P->spec, P->real));
         if (axis == 0)
-            post_inverse_rows<<<rows, THREADS, 0, s>>>(G, P->real, d_a);
+            scatter_rows<false><<<rows, THREADS, 0, s>>>(G, P->real, d_a);
         else
             scatter_tiles<false><<<tiles, tile_threads, 0, s>>>(G, P->real, d_a);
         CUDA_CHECK(cudaGetLastError());
