@@ -287,14 +287,20 @@ START_TEST(residual_all_boundaries) { all_residuals("fp_solve_serial", fp_solve_
 END_TEST
 
 /* The z stage's batch is shared by OpenMP threads: each must keep its own
- * buffers. A race shows only when threads really overlap, so this runs a
- * medium grid 100 times with 4 threads (the test is about threads,
- * never about speed). */
+ * buffers. A race shows only when threads really overlap, so this runs 4
+ * threads on z lines long enough (2048) that each thread's share of the
+ * batches lasts milliseconds: longer than the stagger with which threads
+ * start on a busy machine (with OMP_WAIT_POLICY=passive they sleep until
+ * woken), and longer than a time slice when fewer cores than threads are
+ * free, so a thread is interrupted inside its batch and another thread
+ * runs meanwhile. (Short lines, 40, let every thread finish before the
+ * next began on a loaded 2-core CI machine: the race went unseen in one
+ * run of 100 repeats.) The test is about threads, never about speed. */
 START_TEST(batch_threads)
 {
     omp_set_num_threads(4);
-    for (int rep = 0; rep < 100; rep++)
-        residual_case("fp_solve_serial with 4 OpenMP threads", fp_solve_serial, rep % 2 ? "DND" : "NDN", 64, 48, 40,
+    for (int rep = 0; rep < 6; rep++)
+        residual_case("fp_solve_serial with 4 OpenMP threads", fp_solve_serial, rep % 2 ? "DND" : "NDN", 64, 48, 2048,
                       500u + rep);
 }
 END_TEST
