@@ -42,8 +42,15 @@ WALL=120
 # make test. The expected outcomes hold for any count.
 GRADE_JOBS=${SELFTEST_GRADE_JOBS:-$(($(nproc) / 4 > 2 ? ($(nproc) / 4 < 8 ? $(nproc) / 4 : 8) : 2))}
 t0=$(date +%s)
-autograder/grade -j "$GRADE_JOBS" --wall $WALL --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade.log" 2>&1
+# --keep: the grader's work folder outlives the run, so that the checks
+# below can read its kit copy and reference build. It is OUT/.grader, or a
+# folder in /tmp when the sandbox's user cannot reach OUT (a kit under
+# /root, mode 0700): the grader names it in its log. Removed at the end.
+autograder/grade -j "$GRADE_JOBS" --wall $WALL --no-perf --keep -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade.log" 2>&1
 rc=$?
+WORK=$(sed -n 's/^grade: .* is not reachable by the sandbox.s user; working in \(.*\)$/\1/p' "$OUT/grade.log" | tail -n 1)
+WORK=${WORK:-$OUT/grades/.grader}
+case $WORK in "$OUT"/*) ;; *) trap 'rm -rf "$WORK"' EXIT ;; esac
 t1=$(date +%s)
 if [ "$rc" = 0 ] && [ -s "$OUT/grades/gradebook.csv" ]; then
     pass "the batch of $n completed in $((t1 - t0)) s with -j $GRADE_JOBS on $(nproc) cores"
@@ -55,7 +62,7 @@ fi
 
 # The lab's own points: its tests' (the reference build's --list) and its
 # performance points (autograder/perf/perf.conf), never numbers written here.
-TESTS_MAX=$("$OUT/grades/.grader/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
+TESTS_MAX=$("$WORK/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
 read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -c '
 from grading.perf import perf_config
 (p,) = [p for p in perf_config(1) if p.name == "blk"]
@@ -130,12 +137,12 @@ done
 size=$(stat -c %s "$OUT/grades/logs/h04_output_flood/check.log" 2>/dev/null || echo 0)
 [ "$size" -gt 0 ] && [ "$size" -le 300000 ] && pass "h04: 10 GiB of output kept to $size bytes of log" \
     || fail "h04: its log is $size bytes"
-big=$(find "$OUT/grades" -size +65M 2>/dev/null | head -3)
+big=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -size +65M -print 2>/dev/null | head -3)
 [ -z "$big" ] && pass "no file over the 64 MiB file-size limit in the grader's output" || fail "files over 64 MiB: $big"
-leftovers=$(find "$OUT/grades" -name '*.tmp.*' 2>/dev/null | head -3)
+leftovers=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -name '*.tmp.*' -print 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
-grep -q 'Hidden tests: not visible here' "$OUT/grades/.grader/kit/autograder/lab1/hidden_lab1.c" &&
-    [ ! -e "$OUT/grades/.grader/kit/reference" ] && [ ! -e "$OUT/grades/.grader/kit/autograder/mutants" ] &&
+grep -q 'Hidden tests: not visible here' "$WORK/kit/autograder/lab1/hidden_lab1.c" &&
+    [ ! -e "$WORK/kit/reference" ] && [ ! -e "$WORK/kit/autograder/mutants" ] &&
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"
 
