@@ -72,21 +72,22 @@ static int draw_completion_code(void)
     return 100 + (int)(r % 120u); /* 100..219: clear of 0, 1, 2 and the shell's 126+ */
 }
 
-/* Asks a child process how many GPUs there are: the CUDA driver must never
- * be initialised in this process, which forks the tests. */
-static int probe_gpus(char *reason, int len)
+/* Runs ask(reason) in a child process and returns its answer, with the
+ * reason it wrote: what asks the CUDA driver or an OpenMP offload runtime
+ * must never run in this process, which forks the tests. */
+static int ask_child(int (*ask)(char *, int), const char *what, char *reason, int len)
 {
     int fds[2];
     if (pipe(fds) != 0) {
-        snprintf(reason, (size_t)len, "could not probe for GPUs (pipe failed)");
+        snprintf(reason, (size_t)len, "could not run %s (pipe failed)", what);
         return 0;
     }
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
         alarm(60); /* a wedged driver must not hang the whole run */
-        char buf[200];
-        int n = gpu_count_reason(buf, (int)sizeof buf);
+        char buf[200] = "";
+        int n = ask(buf, (int)sizeof buf);
         dprintf(fds[1], "%d %s", n, buf);
         _exit(0);
     }
@@ -100,12 +101,15 @@ static int probe_gpus(char *reason, int len)
         waitpid(pid, NULL, 0);
     int n = 0, used = 0;
     if (sscanf(buf, "%d %n", &n, &used) < 1) {
-        snprintf(reason, (size_t)len, "the GPU probe failed");
+        snprintf(reason, (size_t)len, "%s failed", what);
         return 0;
     }
     snprintf(reason, (size_t)len, "%s", buf + used);
     return n;
 }
+
+/* How many GPUs there are, and why not more. */
+static int probe_gpus(char *reason, int len) { return ask_child(gpu_count_reason, "the GPU probe", reason, len); }
 
 /* The limit Check applies: the test's own, times CK_TIMEOUT_MULTIPLIER. */
 static double effective_timeout(const ag_spec *sp)
@@ -324,6 +328,11 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             res[i].status = AG_SKIP;
             snprintf(res[i].message, sizeof res[i].message, "needs %d GPU%s: %s", sp->gpus,
                      sp->gpus > 1 ? "s" : "", gpu_reason);
+            continue;
+        }
+        if (sp->runs_here && !ask_child(sp->runs_here, "the test's host check", res[i].message,
+                                        (int)sizeof res[i].message)) {
+            res[i].status = AG_SKIP;
             continue;
         }
         TCase *tc = tcase_create(sp->test->name);

@@ -22,8 +22,9 @@
  *   exit() or an endless loop in student code costs that test only (CRASH,
  *   TIMEOUT) and the run goes on. Check alone counts a test whose code calls
  *   exit(0) as passed; here a test passes only if it reaches its end;
- * - a real SKIP for tests that need more GPUs than the machine has: reported
- *   with the reason, never run, never counted as passed;
+ * - a real SKIP for tests that need more GPUs than the machine has, or whose
+ *   runs_here check says this host cannot give them meaning: reported with
+ *   the reason, never run, never counted as passed;
  * - results.json in Gradescope's schema, on request.
  *
  * The runner's own process never touches CUDA, OpenMP, threaded BLAS or MPI
@@ -55,6 +56,11 @@ typedef struct {
     int hidden;         /* 1: for instructors only, not in the student copy */
     int gpus;           /* GPUs it needs; with fewer it is skipped, not passed */
     double timeout;     /* seconds; 0 means the suite's default (10 s) */
+    /* Optional: can the test's result mean what it should on this host?
+     * Returns nonzero if so; else writes why not, and the test is skipped
+     * with that reason. Called in a child process of its own (it may start
+     * CUDA or an OpenMP offload runtime). */
+    int (*runs_here)(char *why, int len);
 } ag_spec;
 
 void ag_add(ag_suite *suite, ag_spec spec);

@@ -3,9 +3,14 @@
 # from a machine that has apt:
 #   Check and its subunit helper (the tests), json-c (results.json),
 #   bubblewrap (the grading sandbox), python3-pyelftools (the grader's ELF
-#   reading), and GCC 12's OpenMP runtime with its NVIDIA offload plugin
+#   reading), GCC 12's OpenMP runtime with its NVIDIA offload plugin
 #   (lab 4's offload stage, for programs built with gcc-12-offload-nvptx:
-#   the GPU host's own libgomp has no plugin).
+#   the GPU host's own libgomp has no plugin), and clang-16 with LLVM's
+#   offload runtime (lab 4's offload stage with the kit's default compiler:
+#   clang itself, clang-offload-packager and clang-linker-wrapper from
+#   clang-tools-16, libllvm16 and libclang-cpp16 with libz3, the one library
+#   of theirs an Ubuntu host lacks, libomp5-16's runtime and CUDA plugin, and
+#   libomp-16-dev's sm_90 device library and unversioned names).
 #
 #   here:   make gpu-deps-fetch              (= autograder/gpu-host/deps.sh fetch .gpudeps)
 #   there:  eval "$(autograder/gpu-host/deps.sh unpack .gpudeps)"
@@ -14,14 +19,17 @@
 # 'unpack' extracts the packages into DIR/root (the libgomp ones into
 # DIR/gomp, kept apart: they must not shadow the host's libgomp) and prints
 # the exports that make gcc, nvcc, pkg-config, python3 and the shell find
-# them: CPATH, LIBRARY_PATH, PKG_CONFIG_PATH, LD_LIBRARY_PATH, PATH,
-# PYTHONPATH, and GOMP_OFFLOAD_LIB (the folder to put first on
-# LD_LIBRARY_PATH for offload programs only). It can be run again.
+# them: CPATH, LIBRARY_PATH, PKG_CONFIG_PATH, LD_LIBRARY_PATH (with LLVM's
+# runtime folder and DIR/libcuda: LLVM's CUDA plugin opens the driver by its
+# unversioned name libcuda.so, which a host with the driver alone lacks),
+# PATH, PYTHONPATH, and GOMP_OFFLOAD_LIB (the folder to put first on
+# LD_LIBRARY_PATH for GCC-built offload programs only). It can be run again.
 set -eu
 usage() { echo "usage: deps.sh fetch DIR | unpack DIR" >&2; exit 2; }
 [ $# = 2 ] || usage
 cmd=$1 dir=$2
-pkgs="check libsubunit0 libsubunit-dev libjson-c5 libjson-c-dev bubblewrap python3-pyelftools libgomp1 libgomp-plugin-nvptx1"
+pkgs="check libsubunit0 libsubunit-dev libjson-c5 libjson-c-dev bubblewrap python3-pyelftools libgomp1 libgomp-plugin-nvptx1
+      clang-16 clang-tools-16 libclang-common-16-dev libclang-cpp16 libllvm16 libz3-4 libomp5-16 libomp-16-dev"
 case $cmd in
 fetch)
     command -v apt-get >/dev/null || { echo "error: 'fetch' needs apt-get (a Debian machine)" >&2; exit 2; }
@@ -40,9 +48,9 @@ fetch)
 unpack)
     [ -d "$dir" ] || { echo "error: no $dir here: run 'make gpu-deps-fetch' on a machine with apt, and bring $dir along" >&2; exit 2; }
     top=$(cd "$dir" && pwd)
-    root=$top/root gomp=$top/gomp
-    rm -rf "$root" "$gomp" # from scratch: the paths in the .pc files are this host's
-    mkdir -p "$root" "$gomp"
+    root=$top/root gomp=$top/gomp cuda=$top/libcuda
+    rm -rf "$root" "$gomp" "$cuda" # from scratch: the paths in the .pc files are this host's
+    mkdir -p "$root" "$gomp" "$cuda"
     found=0
     for deb in "$top"/*.deb; do
         [ -e "$deb" ] || continue
@@ -57,10 +65,12 @@ unpack)
     for pc in "$lib"/pkgconfig/*.pc; do
         [ -e "$pc" ] && sed -i "s|^prefix=.*|prefix=$root/usr|" "$pc"
     done
+    driver=$(/sbin/ldconfig -p 2>/dev/null | awk '$1 == "libcuda.so.1" { print $NF; exit }')
+    [ -n "$driver" ] && ln -sf "$driver" "$cuda/libcuda.so"
     echo "export CPATH=$root/usr/include\${CPATH:+:\$CPATH}"
     echo "export LIBRARY_PATH=$lib\${LIBRARY_PATH:+:\$LIBRARY_PATH}"
     echo "export PKG_CONFIG_PATH=$lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}"
-    echo "export LD_LIBRARY_PATH=$lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+    echo "export LD_LIBRARY_PATH=$lib:$root/usr/lib/llvm-16/lib:$cuda\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
     echo "export PATH=$root/usr/bin\${PATH:+:\$PATH}"
     echo "export PYTHONPATH=$root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH}"
     echo "export GOMP_OFFLOAD_LIB=$gomp/usr/lib/x86_64-linux-gnu" ;;

@@ -27,6 +27,7 @@ END_TEST
 
 void ag_hidden_tests(ag_suite *s)
 {
-    ag_add(s, (ag_spec){.test = hidden_offload_odd_sizes, .points = 1, .hidden = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = hidden_offload_odd_sizes, .points = 1, .hidden = 1, .timeout = 60,
+                        .runs_here = l4_offload_reaches_the_gpu});
     ag_add(s, (ag_spec){.test = hidden_gpu_odd_sizes, .points = 2, .hidden = 1, .gpus = 1, .timeout = 120});
 }

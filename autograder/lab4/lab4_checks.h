@@ -31,5 +31,10 @@ void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const
  * and the grid must be the reference's after that many sweeps. */
 void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol, double close);
 
+/* The offload tests' runs_here (grader.h): on a host with a GPU, the offload
+ * stage must run on it; built for the host only there, its tests skip with
+ * the reason. On a host without a GPU the host run is the check. */
+int l4_offload_reaches_the_gpu(char *why, int len);
+
 
 #endif

@@ -166,8 +166,8 @@ END_TEST
 
 static void register_tests(ag_suite *s)
 {
-    ag_add(s, (ag_spec){.test = offload_sweeps, .points = 3, .timeout = 120});
-    ag_add(s, (ag_spec){.test = offload_tolerance, .points = 1, .timeout = 60});
+    ag_add(s, (ag_spec){.test = offload_sweeps, .points = 3, .timeout = 120, .runs_here = l4_offload_reaches_the_gpu});
+    ag_add(s, (ag_spec){.test = offload_tolerance, .points = 1, .timeout = 60, .runs_here = l4_offload_reaches_the_gpu});
     ag_add(s, (ag_spec){.test = mpi_split_and_gather_on_cpu, .points = 0, .timeout = 120});
     ag_add(s, (ag_spec){.test = gpu1_sweeps, .points = 1, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = gpu2_sweeps, .points = 2, .gpus = 1, .timeout = 120});

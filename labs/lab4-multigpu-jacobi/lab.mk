@@ -60,6 +60,15 @@ $(BUILD)/student/jacobi_offload.o: CC := $(OFFLOAD_CC)
 $(BUILD)/student/jacobi_offload.o: STUDENT_CFLAGS += $(OFFLOAD_FLAGS)
 LAB_LD = $(OFFLOAD_CC) $(OFFLOAD_FLAGS) $(OFFLOAD_LDFLAGS)
 
+# Where the target regions really run (offload_where.h): a probe built by
+# the same compiler with the same flags, in this build's folder (another
+# build may use another OFFLOAD), linked into the tests and the bench.
+OFFLOAD_WHERE := $(BUILD)/offload_where.o
+$(OFFLOAD_WHERE): $(LAB_DIR)/offload_where.c $(LAB_DIR)/offload_where.h
+	@mkdir -p $(@D)
+	$(OFFLOAD_CC) $(CSTD) -O2 $(WARN) -I$(LAB_DIR) $(OFFLOAD_FLAGS) -c $< -o $@
+$(BUILD)/test_lab$(LAB) $(BUILD)/lab4_bench: $(OFFLOAD_WHERE)
+
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) NCCL_NVLS_ENABLE=0
 

@@ -35,6 +35,7 @@
 #include "gpu.h"
 #include "jacobi4.h"
 #include "lab4_bound.h"
+#include "offload_where.h"
 #include "poisson.h"
 #include "timer.h"
 
@@ -286,12 +287,17 @@ int main(int argc, char **argv)
 {
     static const char usage[] = "usage: lab4_bench offload|gpu1|gpu2|gpu3|peer|nccl N sweeps repeats\n"
                                 "       lab4_bench bound N sweeps repeats\n"
-                                "       lab4_bench copy N repeats | lab4_bench peerbw MiB repeats\n";
-    if (argc < 4) {
+                                "       lab4_bench copy N repeats | lab4_bench peerbw MiB repeats\n"
+                                "       lab4_bench where      (does the offload stage run on the GPU?)\n";
+    if (argc < 4 && !(argc == 2 && !strcmp(argv[1], "where"))) {
         fputs(usage, stderr);
         return 2;
     }
     const char *m = argv[1];
+    if (argc == 2 && !strcmp(m, "where")) { /* where the offload stage runs: offload_where.h */
+        printf("offload runs on the %s\n", offload_runs_on_device() ? "device" : "host");
+        return 0;
+    }
     int a, b, c = 1;
     if (cli_parse_int(argv[2], "N (or MiB)", 1, POISSON_MAX_N, &a) ||
         cli_parse_int(argv[3], "sweeps (or repeats)", 1, 1 << 30, &b) ||
