@@ -15,6 +15,8 @@
 #   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
+#   TEST_STUDENT_OBJS, TEST_LD (the test binary's student objects and linker:
+#                   default all of them and LAB_LD),
 #   EXTRA_TARGETS   more files `all` must build (with rules in the lab's lab.mk:
 #                   an MPI test program, an offload binary)
 #   and the lab's own `bench` and `demo` targets.
@@ -40,6 +42,11 @@ LAB_LD = $(CC)
 include $(LAB_DIR)/lab.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
+# The student objects linked into the test binary, and its linker: all of
+# them and LAB_LD, unless the lab loads some at run time instead (lab 4's
+# offload stage, whose runtime must not start before the tests fork).
+TEST_STUDENT_OBJS ?= $(STUDENT_OBJS)
+TEST_LD ?= $(LAB_LD)
 
 ifneq ($(SUBMISSION),)
 SRC_DIR := $(patsubst %/,%,$(SUBMISSION))
@@ -117,8 +124,8 @@ $(COMMON_LIB): $(COMMON_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(TEST_BIN): $(STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
-	$(LAB_LD) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+$(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
+	$(TEST_LD) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 
 define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
