@@ -25,6 +25,7 @@ help:
 	@echo "  make labN IMPL=reference        ... from the reference solution"
 	@echo "  make labN SUBMISSION=DIR        ... from a folder holding only the student's files"
 	@echo "  make check [LAB=N]              run the tests of the lab built last (RESULTS=file.json for Gradescope JSON)"
+	@echo "  make check SCHED=slurm|lsf      ... on a GPU node of a cluster, through its scheduler (SCHED_OPTS='-p gpu -t 20')"
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=4]   grade a class's submissions (instructors)"
@@ -45,13 +46,15 @@ $(LAB_TARGETS): lab%:
 
 require_lab = $(if $(LAB),,$(error no lab built yet: run 'make labN' first, or name one with LAB=N))
 
+# SCHED=slurm|lsf: the tests (or the benchmark) run on a compute node
+# through the scheduler, SCHED_OPTS its options (autograder/sched/run).
 check:
 	$(require_lab)
-	@$(LAB_MAKE) LAB=$(LAB) check
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) check $(LAB) $(if $(RESULTS),RESULTS=$(abspath $(RESULTS))),$(LAB_MAKE) LAB=$(LAB) check)
 
 bench:
 	$(require_lab)
-	@$(LAB_MAKE) LAB=$(LAB) bench
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) bench $(LAB),$(LAB_MAKE) LAB=$(LAB) bench)
 
 demo:
 	$(require_lab)

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of grading through Slurm (run by make test): starts a one-node
-# Slurm cluster of its own (Debian's slurmctld, slurmd and munge, as root,
-# in a private folder: its own slurm.conf, ports, state, munge key and
-# socket; no systemd), grades a class of 12 lab 1 submissions through it
+# Slurm cluster of its own (slurm_cluster.sh), grades a class of 12 lab 1 submissions through it
 # (autograder/grade --slurm: an array of 2 tasks) and checks that the
 # gradebook is a local run's, row for row; that a second submission grades
 # nothing again; and that a task cancelled while grading, followed by a
@@ -18,116 +16,13 @@ cd "$(dirname "$0")/../.." || exit 2
 OUT=$(pwd)/build/selftest/slurm
 T0=$(date +%s)
 
-# ---- what it needs: root (slurmd runs the tasks, the sandbox its uids), the packages, the sandbox ----
-if [ "$(id -u)" != 0 ]; then
-    skip "slurm: not root, so no Slurm cluster is started here (CI runs as root)"
-    exit 0
-fi
-for cmd in slurmctld slurmd sbatch squeue scancel munged; do
-    if ! command -v "$cmd" >/dev/null; then
-        skip "slurm: no $cmd here (Debian's slurmctld, slurmd, slurm-client and munge: common/mk/debian-packages.txt)"
-        exit 0
-    fi
-done
-if ! probe=$(autograder/sandbox/run --probe 2>&1); then
-    skip "slurm: the sandbox cannot run here, so no submission is graded: $probe"
-    exit 0
-fi
-
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
 # ---- the cluster ----
-# In /tmp, not under the kit: munge's socket path must stay short (108
-# bytes at most), and munge checks the folders of its key and socket.
-CLUSTER=$(mktemp -d /tmp/kit-slurm.XXXXXX)
-chmod 700 "$CLUSTER"
-PIDS=()
-teardown() {
-    if [ -e "$CLUSTER/slurm.conf" ] && [ -n "${PIDS[*]}" ]; then
-        # Jobs first (their slurmstepd outlive slurmd), then the daemons.
-        scancel --partition=selftest >/dev/null 2>&1
-        for _ in $(seq 30); do
-            [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-            sleep 1
-        done
-    fi
-    local p
-    for p in "${PIDS[@]}"; do
-        kill "$p" 2>/dev/null
-    done
-    for p in "${PIDS[@]}"; do
-        wait "$p" 2>/dev/null
-    done
-    rm -rf "$CLUSTER"
-}
-trap teardown EXIT
-trap 'exit 1' INT TERM
-
-# Two free ports in a range of their own (a system's Slurm uses 6817-6818).
-port=$((20000 + RANDOM % 20000))
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || (exec 3<>"/dev/tcp/127.0.0.1/$((port + 1))") 2>/dev/null; do
-    port=$((port + 2))
-done
-NODE=$(hostname -s)
-mkdir -p "$CLUSTER/state" "$CLUSTER/spool" "$CLUSTER/log"
-head -c 1024 /dev/urandom >"$CLUSTER/munge.key"
-chmod 400 "$CLUSTER/munge.key"
-# Slurm 22.05 as root on one node, no cgroups: processes tracked through
-# their parents (proctrack/linuxproc), no task binding, cores as the
-# consumable resource. auth/munge with this cluster's own munged.
-cat >"$CLUSTER/slurm.conf" <<EOF
-ClusterName=kitselftest
-SlurmctldHost=$NODE(127.0.0.1)
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$CLUSTER/munge.sock
-CredType=cred/munge
-StateSaveLocation=$CLUSTER/state
-SlurmdSpoolDir=$CLUSTER/spool
-SlurmctldPidFile=$CLUSTER/slurmctld.pid
-SlurmdPidFile=$CLUSTER/slurmd.pid
-SlurmctldLogFile=$CLUSTER/log/slurmctld.log
-SlurmdLogFile=$CLUSTER/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-JobCompType=jobcomp/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SchedulerType=sched/builtin
-ReturnToService=2
-KillWait=5
-NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=selftest Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$CLUSTER/slurm.conf
-munged --foreground --force --socket="$CLUSTER/munge.sock" --key-file="$CLUSTER/munge.key" \
-    --pid-file="$CLUSTER/munged.pid" --log-file="$CLUSTER/log/munged.log" --seed-file="$CLUSTER/munged.seed" \
-    >"$CLUSTER/log/munged.out" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 20); do [ -S "$CLUSTER/munge.sock" ] && break; sleep 0.5; done
-slurmctld -D -i -f "$SLURM_CONF" >"$CLUSTER/log/slurmctld.out" 2>&1 &
-PIDS+=($!)
-slurmd -D -N "$NODE" -f "$SLURM_CONF" >"$CLUSTER/log/slurmd.out" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 60); do
-    [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
-    sleep 1
-done
-if [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; then
-    pass "a one-node Slurm cluster ($(slurmctld -V), munge, $(nproc) CPUs, ports $port-$((port + 1))) is up in $(($(date +%s) - T0)) s"
-else
-    fail "the Slurm cluster did not come up (node state '$(sinfo -h -o %T 2>&1)')"
-    mkdir -p "$OUT/cluster-logs" && cp "$CLUSTER"/log/* "$OUT/cluster-logs/" 2>/dev/null
-    tail -n 3 "$CLUSTER"/log/*.log "$CLUSTER"/log/*.out
-    exit 0
-fi
+# shellcheck source=autograder/selftest/slurm_cluster.sh
+. autograder/selftest/slurm_cluster.sh
+slurm_cluster_up slurm "$OUT/cluster-logs" || exit 0
 
 # ---- the class: 12 of the generator's, correct, partly wrong, broken, hanging ----
 # (None whose score depends on memory past an array, or on a race: the two
