@@ -17,6 +17,7 @@ import time
 
 from . import calls, perf, perf_feedback
 from .elf import ObjectFile, startup_code, unsafe_symbols
+from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
 from .report import feedback, gradescope_json
@@ -261,10 +262,10 @@ def grade_here(args, out, subs, work=None):
     return fresh
 
 
-def merge(out, fresh, already, t0):
+def merge(out, fresh, already, t0, leaderboard=True):
     """The class's results from every student's grade.json in OUT: the
-    gradebook, the histogram, the summary. The same after a local run and
-    after a Slurm array."""
+    gradebook, the histogram, the class's page, the summary. The same after
+    a local run and after a Slurm array."""
     try:
         with open(os.path.join(out, "lab.json")) as f:
             lab = json.load(f)
@@ -279,6 +280,7 @@ def merge(out, fresh, already, t0):
             pass
     write_gradebook(out, lab["columns"], records)
     text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], records)
+    page = write_class_page(out, leaderboard)
     by_status = {}
     for r in records:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
@@ -290,4 +292,5 @@ def merge(out, fresh, already, t0):
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
               f"{lab['max_points']:g}", file=sys.stderr)
     print(text, file=sys.stderr, end="")
-    print(f"{out}/gradebook.csv, {out}/students/*/feedback.txt, results.json; {out}/histogram.png", file=sys.stderr)
+    print(f"{out}/gradebook.csv, {out}/students/*/feedback.txt, results.json; {out}/histogram.png; the class on one "
+          f"page: {page}", file=sys.stderr)

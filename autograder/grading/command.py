@@ -25,6 +25,8 @@ def arguments(doc, argv=None):
     ap.add_argument("--build-wall", type=int, default=180, help="seconds for one build [180]")
     ap.add_argument("--no-perf", action="store_true", help="no performance points (autograder/perf/perf.conf)")
     ap.add_argument("--keep", action="store_true", help="keep the work folders (OUT/work)")
+    ap.add_argument("--no-leaderboard", action="store_true",
+                    help="no anonymised leaderboard of the performance points on the class's page (class.html)")
     ap.add_argument("--only", help="grade only these students (comma-separated)")
     ap.add_argument("--sandbox", choices=("required", "off"), default="required",
                     help="'off' runs student code unconfined: only for code you trust [required]")
@@ -56,4 +58,4 @@ def main(doc, argv=None):
     t0 = time.time()
     subs = class_entries(args)
     fresh = grade_here(args, out, subs)
-    merge(out, fresh, len(subs) - fresh, t0)
+    merge(out, fresh, len(subs) - fresh, t0, not args.no_leaderboard)

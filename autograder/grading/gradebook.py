@@ -3,12 +3,11 @@ progress line while grading."""
 import csv
 import io
 import os
-import shutil
-import subprocess
 import sys
 import threading
 import time
 
+from .charts import bars_png
 from .util import write_atomic
 
 
@@ -50,16 +49,9 @@ def write_histogram(out, lab_num, lab_name, mx, records, bins=10):
     text = histogram_text(totals, mx, lab_num, bins)
     write_atomic(os.path.join(out, "histogram.txt"), text)
     counts = histogram_counts(totals, mx, bins)
-    write_atomic(os.path.join(out, "histogram.dat"),
-                 "".join(f"{mx * (i + 0.5) / bins:g} {c}\n" for i, c in enumerate(counts)))
-    if shutil.which("gnuplot"):
-        script = (f"set terminal png size 800,500\nset output '{out}/histogram.png.tmp'\n"
-                  f"set title 'Lab {lab_num} ({lab_name}): totals of {len(records)} submissions'\n"
-                  f"set xlabel 'total points (of {mx:g})'\nset ylabel 'submissions'\nset style fill solid 0.6\n"
-                  f"set boxwidth {mx / bins * 0.9:g}\nset xrange [0:{mx:g}]\nset yrange [0:*]\nunset key\n"
-                  f"plot '{out}/histogram.dat' using 1:2 with boxes\n")
-        if subprocess.run(["gnuplot"], input=script, text=True, capture_output=True).returncode == 0:
-            os.replace(f"{out}/histogram.png.tmp", f"{out}/histogram.png")
+    bars_png(os.path.join(out, "histogram.png"), [mx * (i + 0.5) / bins for i in range(bins)], counts, mx / bins * 0.9,
+             f"Lab {lab_num} ({lab_name}): totals of {len(records)} submissions", f"total points (of {mx:g})",
+             "submissions", xrange=(0, mx))
     return text
 
 

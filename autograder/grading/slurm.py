@@ -132,7 +132,7 @@ def submit(args, out):
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
     missing = [sid for sid in pending if not graded_now(out, fps, sid, before)]
-    batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0)
+    batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0, not args.no_leaderboard)
     if missing:
         print(f"grade: {len(missing)} submission(s) have no result (a task failed or was killed: see "
               f"{out}/slurm/*.log): {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}\n"
