@@ -15,7 +15,7 @@
 # so in the status column, the plots leave it out, and bench_finish makes
 # the benchmark exit with status 1. A figure that was not measured is "-".
 #
-# A lab's bench.sh (labs 1-4 are the examples):
+# A lab's bench.sh (every lab's follows it; lab 1 is the smallest):
 #   set -euo pipefail; cd "$(dirname "$0")/../.."; . common/bench/bench_lib.sh
 #   bench_setup N build/bench/labN; bench_build "$BENCH_OUT/opt"
 #   for each run: echo "KEYS... $(bench_status "$wrong") VALUES..." >>"$raw"
@@ -42,6 +42,20 @@ bench_setup() {
     mkdir -p "$BENCH_OUT"
 }
 
+# bench_mpirun [VAR | VAR=value ...]: BENCH_MPIRUN, the one way the
+# benchmarks start MPI programs: "${BENCH_MPIRUN[@]}" -np P prog ARGS.
+# Ranks share this host's cores and GPUs (--oversubscribe; as root also
+# --allow-run-as-root); each VAR given is passed to every rank (-x), a bare
+# name only when it is set (Open MPI warns of an unset one).
+bench_mpirun() {
+    local v
+    BENCH_MPIRUN=(mpirun --oversubscribe)
+    [ "$(id -u)" = 0 ] && BENCH_MPIRUN+=(--allow-run-as-root)
+    for v in "$@"; do
+        if [[ $v == *=* ]] || [ -n "${!v+set}" ]; then BENCH_MPIRUN+=(-x "$v"); fi
+    done
+}
+
 # bench_build DIR [VAR=value ...]: builds the lab from the chosen sources
 # into DIR (quietly; the build log is DIR.log, shown if the build fails).
 bench_build() {
@@ -58,8 +72,12 @@ bench_build() {
 # The host. sed reads the file itself and quits at its first match (no
 # pipe); awk reads all of its input and prints only the first line.
 bench_cpu_name() { sed -n '/^model name/{s/^model name[[:space:]]*: //p;q;}' /proc/cpuinfo; }
+# The kit's one count of GPUs in the shell (the self-test's and the demos'
+# too): KIT_GPU_COUNT when set (KIT_GPU_COUNT=0 tries a GPU host as a CPU
+# one, as common/gpu.c does for the tests), else the GPUs nvidia-smi lists.
 bench_gpu_count() {
     local list
+    if [ -n "${KIT_GPU_COUNT:-}" ]; then echo "$KIT_GPU_COUNT"; return; fi
     list=$(nvidia-smi -L 2>/dev/null) || { echo 0; return; }
     printf '%s\n' "$list" | awk '/^GPU/ { n++ } END { print n + 0 }'
 }

@@ -54,8 +54,7 @@ else
     bench_build "$OUT/build"
     B=$OUT/build/lab4_bench
 fi
-MPIRUN=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE=0 -x OMP_WAIT_POLICY -x LD_LIBRARY_PATH)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+bench_mpirun NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY LD_LIBRARY_PATH
 
 {
     bench_date
@@ -117,14 +116,14 @@ if [ "$gpus" -ge 2 ]; then
     echo "== strong scaling at N = $STRONG_N ($s sweeps)"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
-        solve strong "$cbw" nccl "$p" "$STRONG_N" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
+        solve strong "$cbw" nccl "$p" "$STRONG_N" "${BENCH_MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
     done
     solve strong "$cbw" peer 2 "$STRONG_N" "$B" peer "$STRONG_N" "$s" "$SCALING_REPEATS"
     echo "== weak scaling: N^3 / P fixed at $WEAK_N^3"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
         n=$(awk -v n="$WEAK_N" -v p="$p" 'BEGIN { printf "%d", n * p^(1/3) + 0.5 }')
-        solve weak "$cbw" nccl "$p" "$n" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
+        solve weak "$cbw" nccl "$p" "$n" "${BENCH_MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
         if [ "$p" = 2 ]; then solve weak "$cbw" peer 2 "$n" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"; fi
     done
 fi

@@ -5,11 +5,11 @@
 # does it on the CPU, at N = 40.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. common/bench/bench_lib.sh
 OUT=build/demo/lab4
 mkdir -p "$OUT"
 make --no-print-directory -s -f common/mk/lab.mk LAB=4 IMPL=reference BUILD="$OUT/build" all >/dev/null
-gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
-if [ "${gpus:-0}" -gt 0 ]; then
+if [ "$(bench_gpu_count)" -gt 0 ]; then
     method=gpu3 N=100
 else
     echo "no GPU here: the offload stage runs on the CPU instead, at a smaller N"

@@ -8,15 +8,14 @@
 # compute ranks use the CUDA backend.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. common/bench/bench_lib.sh
 OUT=build/demo/lab5
 mkdir -p "$OUT"
 make --no-print-directory -s -f common/mk/lab.mk LAB=5 IMPL=reference BUILD="$OUT/build" all >/dev/null
-gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
 backend=cpu
-[ "${gpus:-0}" -gt 0 ] && backend=cuda
-MPIRUN=(mpirun --oversubscribe -np 3 -x OMP_NUM_THREADS=1)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+[ "$(bench_gpu_count)" -gt 0 ] && backend=cuda
+bench_mpirun OMP_NUM_THREADS=1
 for steps in 0 30 60 120; do
-    "${MPIRUN[@]}" "$OUT/build/wave" 128 128 96 "$steps" --init pulse --backend "$backend" --png "$OUT/wave_$steps.png"
+    "${BENCH_MPIRUN[@]}" -np 3 "$OUT/build/wave" 128 128 96 "$steps" --init pulse --backend "$backend" --png "$OUT/wave_$steps.png"
 done
 echo "pictures:" "$OUT"/wave_*.png
