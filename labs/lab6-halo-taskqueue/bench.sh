@@ -63,11 +63,12 @@ run() {
 }
 
 if [ "$gpus" -gt 0 ]; then
-    gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1')
+    gpu=$(bench_gpu_name)
     echo "$gpus x $gpu; $ITERS iterations, $WARMUP warm-up, $REPS repetitions; machine in $OUT/machine.txt"
     for np in 1 2; do
         [ "$np" -gt "$gpus" ] && continue
         pat=$([ "$np" = 1 ] && echo self || echo pair)
+        if [ "$BENCH_QUICK" = 1 ]; then run "$np" cuda 9 1 1 "$pat" 128; continue; fi
         run "$np" cuda 4 1 1000 "$pat" 16
         run "$np" cuda 9 1 1 "$pat" 128
         tl=""   # the timeline from the largest run of ranks this host allows
