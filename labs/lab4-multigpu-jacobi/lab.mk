@@ -13,10 +13,8 @@ poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
 lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/lab4_bound.cu
 # Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
 lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c
-LAB_KIT_SRCS  := $(LAB_DIR)/nccl_world.c $(LAB_DIR)/lab4_timing.c
+LAB_KIT_SRCS  := common/nccl/nccl_world.c $(LAB_DIR)/lab4_timing.c
 
-MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
-MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 LAB_CFLAGS := -ffp-contract=off -I$(CUDA_HOME)/include $(MPI_CFLAGS)
 NVCC_OPT   := -O3 -fmad=false
 LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)

@@ -17,7 +17,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "fft_poisson.h"
-#include "lab7/lab7_checks.h"
+#include "fp_mms.h"
 #include "poisson.h"
 #include "timer.h"
 

@@ -21,7 +21,7 @@
 #include "alloc.h"
 #include "fp_gpu.h"
 #include "fp_mpi.h"
-#include "nccl_world.h"
+#include "nccl/nccl_world.h"
 #include "mpi_check.h"
 #include "random.h"
 

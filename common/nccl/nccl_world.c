@@ -1,6 +1,6 @@
 /* The kit's MPI side of the NCCL stage: set-up, gather, barrier. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
-#include "nccl_world.h"
+#include "nccl/nccl_world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
