@@ -18,6 +18,12 @@ skipped_note() { grep -q 'points skipped' "$1" && echo "; GPU tests skipped"; }
 . common/bench/bench_lib.sh
 selftest_gpu_count() { bench_gpu_count; }
 
+# The kit's GPU target for nvcc run outside make: common/mk/config.mk's
+# CUDA_ARCH (CUDA_ARCH in the environment wins, as it does for make).
+# shellcheck disable=SC2016 # $(CUDA_ARCH) is make's, not the shell's
+KIT_CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH)' print 2>/dev/null)
+export KIT_CUDA_ARCH
+
 selftest_nvcc() {
     local c
     for c in "$(command -v nvcc 2>/dev/null)" "${CUDA_HOME:+$CUDA_HOME/bin/nvcc}" /usr/local/cuda/bin/nvcc; do
