@@ -7,6 +7,7 @@
 
 #include "cuda_check.h"
 #include "mpi_check.h"
+#include "nccl_check.h"
 
 int nccl_world_init(int *argc, char ***argv, nccl_world *world)
 {

@@ -15,7 +15,7 @@ lab5_mpi_check_SRCS := autograder/lab5/mpi/lab5_mpi_check.c autograder/lab5/mpi/
                        autograder/lab5/mpi/lab5_pmpi.c autograder/lab5/mpi/lab5_watchdog.c
 # wave_serial.c: the serial reference the tests, the MPI checker and the
 # benchmark compare with.
-LAB_KIT_SRCS  := $(LAB_DIR)/wave_kit.c $(LAB_DIR)/device_cpu.c $(LAB_DIR)/device_cuda.cu $(LAB_DIR)/wave_serial.c
+LAB_KIT_SRCS  := $(LAB_DIR)/wave_kit.c $(LAB_DIR)/backend_cpu.c $(LAB_DIR)/backend_cuda.cu $(LAB_DIR)/wave_serial.c
 
 LAB_CFLAGS := -fopenmp -ffp-contract=off -I$(CUDA_HOME)/include $(MPI_CFLAGS)
 NVCC_OPT   := -O3 -fmad=false

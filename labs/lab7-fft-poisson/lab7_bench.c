@@ -40,6 +40,7 @@
 #include "cuda_check.h"
 #include "fp_gpu.h"
 #include "mpi_check.h"
+#include "nccl_check.h"
 #include "nccl/nccl_world.h"
 #include "random.h"
 #include "timer.h"
