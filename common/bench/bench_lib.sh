@@ -16,8 +16,8 @@
 # the benchmark exit with status 1. A figure that was not measured is "-".
 #
 # A lab's bench.sh (every lab's follows it; lab 1 is the smallest):
-#   set -euo pipefail; cd "$(dirname "$0")/../.."; . common/bench/bench_lib.sh
-#   bench_setup N build/bench/labN; bench_build "$BENCH_OUT/opt"
+#   . "$(dirname "$0")/../../common/bench/bench_lib.sh"; bench_setup N
+#   bench_build "$BENCH_OUT/opt"
 #   for each run: echo "KEYS... $(bench_status "$wrong") VALUES..." >>"$raw"
 #   bench_medians NKEYS <"$raw" | awk "$BENCH_AWK"'...peak check, CSV with a status column...'
 #   awk "$BENCH_AWK"'... show(label, status, figures) ...' "$csv"   (the screen)
@@ -27,11 +27,17 @@
 # Nothing here pipes into head or grep -q: under `set -o pipefail` the
 # writer of such a pipe can die of SIGPIPE and take the script with it.
 
-# bench_setup LAB DEFAULT_OUT: the sources (IMPL or SUBMISSION, as for make
-# labN), the output folder (BENCH_OUT overrides it), BENCH_QUICK.
+# The kit's root, wherever this file is sourced from.
+BENCH_KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# bench_setup LAB: strict mode (set -euo pipefail) in the kit's root, the
+# sources (IMPL or SUBMISSION, as for make labN), the output folder
+# BENCH_OUT (build/bench/labN unless set), BENCH_QUICK.
 bench_setup() {
+    set -euo pipefail
+    cd "$BENCH_KIT"
     BENCH_LAB=$1
-    BENCH_OUT=${BENCH_OUT:-$2}
+    BENCH_OUT=${BENCH_OUT:-build/bench/lab$1}
     BENCH_SRC_ARGS=()
     [ -n "${SUBMISSION:-}" ] && BENCH_SRC_ARGS+=(SUBMISSION="$SUBMISSION")
     [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
@@ -54,6 +60,18 @@ bench_mpirun() {
     for v in "$@"; do
         if [[ $v == *=* ]] || [ -n "${!v+set}" ]; then BENCH_MPIRUN+=(-x "$v"); fi
     done
+}
+
+# demo_setup LAB: make demo's start: strict mode in the kit's root, the
+# reference built into DEMO_BIN = DEMO_OUT/build, DEMO_OUT = build/demo/labN
+# for the pictures.
+demo_setup() {
+    set -euo pipefail
+    cd "$BENCH_KIT"
+    DEMO_OUT=build/demo/lab$1
+    DEMO_BIN=$DEMO_OUT/build
+    mkdir -p "$DEMO_OUT"
+    make --no-print-directory -s -f common/mk/lab.mk LAB="$1" IMPL=reference BUILD="$DEMO_BIN" all >/dev/null
 }
 
 # bench_build DIR [VAR=value ...]: builds the lab from the chosen sources

@@ -19,11 +19,9 @@
 # (the mpirun -np values), BENCH_BACKEND=cpu|cuda, BENCH_QUICK=1 (a small
 # grid, one repeat, 2 compute ranks: the self-test's refusal check),
 # BENCH_OUT.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 5 build/bench/lab5
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 5
 
 if [ "$BENCH_QUICK" = 1 ]; then
     q_size="32 24 24" q_steps=4 q_repeats=1 q_ranks=3
@@ -38,7 +36,7 @@ else
     repeats=${BENCH_REPEATS:-${q_repeats:-3}} ranks=${BENCH_RANKS:-${q_ranks:-"3 5"}}
 fi
 echo "building lab 5 ($BENCH_SOURCE) ..."
-bench_build "$OUT/build"
+bench_build "$BENCH_OUT/build"
 # the server rank computes the serial reference with OpenMP; the compute
 # ranks run one thread each (their stencil is the GPU's, or small)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) > 4 ? $(nproc) - 4 : 1 ))}
@@ -52,35 +50,35 @@ bench_mpirun OMP_WAIT_POLICY=passive OMP_NUM_THREADS LD_LIBRARY_PATH
         echo "$(nproc) CPU cores, no GPU"
     fi
     mpirun --version 2>&1 | awk 'NR == 1'
-} | tee "$OUT/machine.txt"
+} | tee "$BENCH_OUT/machine.txt"
 
 # The header of lab5_bench's rows (it appends them to the CSV)
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,interior_ms,copy_gbs,kernel_gbs,pingpong_gbs,status" >"$csv"
-: >"$OUT/goals.txt"
+: >"$BENCH_OUT/goals.txt"
 read -r dx dy dz <<<"$size"
 for np in $ranks; do
     echo "== $((np - 1)) compute ranks (mpirun -np $np), $size, $steps steps, $backend backend"
     rows=$(wc -l <"$csv")
     # shellcheck disable=SC2086 # size is three numbers, one word each
-    if ! "${BENCH_MPIRUN[@]}" -np "$np" "$OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
-        --backend "$backend" --csv "$csv" >"$OUT/run-$np.log" 2>&1; then
+    if ! "${BENCH_MPIRUN[@]}" -np "$np" "$BENCH_OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
+        --backend "$backend" --csv "$csv" >"$BENCH_OUT/run-$np.log" 2>&1; then
         # a run that stopped without saying which result was wrong
         awk -F, -v r="$rows" 'NR > r && $NF != "ok" { bad = 1 } END { exit !bad }' "$csv" ||
             echo "run,$backend,$np,$dx,$dy,$dz,$steps,-,-,-,-,-,-,-,-,-,-,INVALID (failed)" >>"$csv"
     fi
-    cat "$OUT/run-$np.log"
-    awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$OUT/run-$np.log" >>"$OUT/goals.txt"
+    cat "$BENCH_OUT/run-$np.log"
+    awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$BENCH_OUT/run-$np.log" >>"$BENCH_OUT/goals.txt"
 done
 echo "== goals (right results only)"
-cat "$OUT/goals.txt"
-awk -F, 'NR == 1 || $NF == "ok"' "$csv" >"$OUT/plotted.csv"
+cat "$BENCH_OUT/goals.txt"
+awk -F, 'NR == 1 || $NF == "ok"' "$csv" >"$BENCH_OUT/plotted.csv"
 if ! command -v gnuplot >/dev/null; then
     echo "figures: $csv (no gnuplot here: no plot)"
-elif gnuplot -e "csv='$OUT/plotted.csv'; out='$OUT/bench.png'; machine='$(sed -n 2p "$OUT/machine.txt")'" \
-    labs/lab5-cuda-mpi-stencil/bench.gp 2>"$OUT/gnuplot.log"; then
-    echo "plot: $OUT/bench.png (INVALID rows left out); figures: $csv"
+elif gnuplot -e "csv='$BENCH_OUT/plotted.csv'; out='$BENCH_OUT/bench.png'; machine='$(sed -n 2p "$BENCH_OUT/machine.txt")'" \
+    labs/lab5-cuda-mpi-stencil/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+    echo "plot: $BENCH_OUT/bench.png (INVALID rows left out); figures: $csv"
 else
-    echo "figures: $csv; gnuplot could not draw the plot (no valid rows?): $OUT/gnuplot.log"
+    echo "figures: $csv; gnuplot could not draw the plot (no valid rows?): $BENCH_OUT/gnuplot.log"
 fi
 bench_finish "$csv"

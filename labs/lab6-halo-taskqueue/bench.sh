@@ -23,11 +23,9 @@
 # Knobs: BENCH_ITERS, BENCH_WARMUP, BENCH_REPS, BENCH_QUICK=1 (4 iterations,
 # 1 warm-up, 1 repetition, one configuration: the self-test's refusal
 # check), BENCH_OUT.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 6 build/bench/lab6
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 6
 
 [ "$BENCH_QUICK" = 1 ] && q_iters=4 q_warmup=1 q_reps=1
 ITERS=${BENCH_ITERS:-${q_iters:-13}}
@@ -35,18 +33,18 @@ WARMUP=${BENCH_WARMUP:-${q_warmup:-3}}
 REPS=${BENCH_REPS:-${q_reps:-5}}
 export OMP_WAIT_POLICY=passive
 echo "building lab 6 ($BENCH_SOURCE) ..."
-bench_build "$OUT/build"
-B=$OUT/build/lab6_bench
+bench_build "$BENCH_OUT/build"
+B=$BENCH_OUT/build/lab6_bench
 bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH
 
 gpus=$(bench_gpu_count)
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "backend,ranks,pattern,blocks,threads,num,den,bytes,variant,mean_us,sd_us,median_us,speedup_vs_best_baseline,vs_bound,pack_alone_us,mpi_alone_us,status,chained_pct,max_run" >"$csv"
 {
     bench_date
     mpirun --version 2>/dev/null | awk 'NR == 1'
     if [ "$gpus" -gt 0 ]; then nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader; nvidia-smi topo -m; else lscpu | awk 'NR <= 20'; fi
-} >"$OUT/machine.txt" 2>&1
+} >"$BENCH_OUT/machine.txt" 2>&1
 
 # run NP BACKEND BLOCKS NUM DEN PATTERN THREADS [TIMELINE]: one
 # configuration; a run that fails without an INVALID row gets one
@@ -64,7 +62,7 @@ run() {
 
 if [ "$gpus" -gt 0 ]; then
     gpu=$(bench_gpu_name)
-    echo "$gpus x $gpu; $ITERS iterations, $WARMUP warm-up, $REPS repetitions; machine in $OUT/machine.txt"
+    echo "$gpus x $gpu; $ITERS iterations, $WARMUP warm-up, $REPS repetitions; machine in $BENCH_OUT/machine.txt"
     for np in 1 2; do
         [ "$np" -gt "$gpus" ] && continue
         pat=$([ "$np" = 1 ] && echo self || echo pair)
@@ -72,25 +70,25 @@ if [ "$gpus" -gt 0 ]; then
         run "$np" cuda 4 1 1000 "$pat" 16
         run "$np" cuda 9 1 1 "$pat" 128
         tl=""   # the timeline from the largest run of ranks this host allows
-        [ "$np" = "$((gpus < 2 ? 1 : 2))" ] && tl=$OUT/timeline.csv
+        [ "$np" = "$((gpus < 2 ? 1 : 2))" ] && tl=$BENCH_OUT/timeline.csv
         run "$np" cuda 27 1 1 "$pat" 128 ${tl:+"$tl"}
         run "$np" cuda 27 10 1 "$pat" 128
     done
     title="$gpus x $gpu"
 else
     echo "no GPU here: the host backend (OpenMP threads as blocks), 2 ranks, small sizes; not GPU figures"
-    run 2 host 9 1 10 pair 32 "$OUT/timeline.csv"
+    run 2 host 9 1 10 pair 32 "$BENCH_OUT/timeline.csv"
     [ "$BENCH_QUICK" = 1 ] || run 2 host 27 1 100 pair 32
     title="host backend on $(nproc) CPU cores (no GPU)"
 fi
 
 if ! command -v gnuplot >/dev/null; then
-    echo "gnuplot not found: no plots (the CSVs are in $OUT)"
-elif gnuplot -e "csv='$csv'; tl='$OUT/timeline.csv'; out='$OUT'; title='$title'" labs/lab6-halo-taskqueue/bench.gp \
-    2>"$OUT/gnuplot.log"; then
-    echo && echo "plots: $OUT/bench.png $OUT/timeline.png (INVALID rows left out)"
+    echo "gnuplot not found: no plots (the CSVs are in $BENCH_OUT)"
+elif gnuplot -e "csv='$csv'; tl='$BENCH_OUT/timeline.csv'; out='$BENCH_OUT'; title='$title'" labs/lab6-halo-taskqueue/bench.gp \
+    2>"$BENCH_OUT/gnuplot.log"; then
+    echo && echo "plots: $BENCH_OUT/bench.png $BENCH_OUT/timeline.png (INVALID rows left out)"
 else
-    echo "gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+    echo "gnuplot could not draw every plot (no valid rows?): $BENCH_OUT/gnuplot.log"
 fi
 echo "CSV: $csv"
 bench_finish "$csv"

@@ -33,11 +33,9 @@
 # BENCH_RADIATOR_SIZES ("24 32"), BENCH_REPEATS (5), BENCH_QUICK=1 (small
 # sizes, one repeat: the self-test's refusal check), BENCH_OUT, BENCH_BIN
 # (programs built elsewhere: a folder holding lab7_bench and fft_poisson).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 7 build/bench/lab7
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 7
 if [ "$BENCH_QUICK" = 1 ]; then
     q_cpu="16 32" q_gpu="32 64" q_nccl="64" q_radiator="16" q_repeats=1
 fi
@@ -52,8 +50,8 @@ if [ -n "${BENCH_BIN:-}" ]; then
     bin=$BENCH_BIN
 else
     echo "building lab 7 ($BENCH_SOURCE) ..."
-    bench_build "$OUT/build"
-    bin=$OUT/build
+    bench_build "$BENCH_OUT/build"
+    bin=$BENCH_OUT/build
 fi
 gpus=$(bench_gpu_count)
 echo "CPU: $(bench_cpu_name), $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(bench_date)"
@@ -61,7 +59,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$gpus" -gt 0 ] && nvidia-smi --query-gpu=index,name --format=csv,noheader
 bench_mpirun NCCL_NVLS_ENABLE LD_LIBRARY_PATH
 
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "mode,N,solve_s,transforms_s,z_s,bound_s,solve_over_bound,copy_GBs,with_copies_s,status" >"$csv"
 # run MODE N CMD...: lab7_bench's last line into the CSV; a run that stops
 # without one gets an INVALID (failed) row
@@ -101,7 +99,7 @@ awk -F, '$10 != "ok" { next }
 
 echo
 echo "the radiator problem of labs 2 and 4 (common/poisson.h), direct against Jacobi:"
-radiator=$OUT/radiator.csv
+radiator=$BENCH_OUT/radiator.csv
 echo "N,status" >"$radiator"
 for n in $RADIATOR_SIZES; do
     # it checks its residual, says why a result is INVALID and exits 1
@@ -110,9 +108,9 @@ for n in $RADIATOR_SIZES; do
     echo "$n,$st" >>"$radiator"
 done
 
-awk -F, 'NR == 1 || $10 == "ok"' "$csv" >"$OUT/plotted.csv"
-if command -v gnuplot >/dev/null 2>&1 && grep -q '^cpu,' "$OUT/plotted.csv"; then
-    gnuplot -e "csv='$OUT/plotted.csv'; out='$OUT/bench.png'" labs/lab7-fft-poisson/bench.gp 2>"$OUT/gnuplot.log" &&
-        echo "plot: $OUT/bench.png (INVALID rows left out)"
+awk -F, 'NR == 1 || $10 == "ok"' "$csv" >"$BENCH_OUT/plotted.csv"
+if command -v gnuplot >/dev/null 2>&1 && grep -q '^cpu,' "$BENCH_OUT/plotted.csv"; then
+    gnuplot -e "csv='$BENCH_OUT/plotted.csv'; out='$BENCH_OUT/bench.png'" labs/lab7-fft-poisson/bench.gp 2>"$BENCH_OUT/gnuplot.log" &&
+        echo "plot: $BENCH_OUT/bench.png (INVALID rows left out)"
 fi
 bench_finish "$csv" "$radiator"
