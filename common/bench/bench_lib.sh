@@ -87,6 +87,14 @@ bench_build() {
     fi
 }
 
+# bench_progress DONE TOTAL: "DONE/TOTAL runs" in place on a terminal (a
+# new line after the last), nothing in a log.
+bench_progress() {
+    [ -t 1 ] || return 0
+    printf '\r  %d/%d runs' "$1" "$2"
+    if [ "$1" -ge "$2" ]; then echo; fi
+}
+
 # The host. sed reads the file itself and quits at its first match (no
 # pipe); awk reads all of its input and prints only the first line.
 bench_cpu_name() { sed -n '/^model name/{s/^model name[[:space:]]*: //p;q;}' /proc/cpuinfo; }

@@ -94,10 +94,9 @@ for _ in $(seq "$REPEATS"); do
         read -r build type n bs <<<"$p"
         echo "$build $type $n $bs $(one "$build" "$type" "$n" "${bs#-}")" >>"$raw"
         done_=$((done_ + 1))
-        if [ -t 1 ]; then printf '\r  %d/%d runs' "$done_" "$total"; fi
+        bench_progress "$done_" "$total"
     done
 done
-[ -t 1 ] && echo
 
 # The medians, a rate above the core's peak marked, as the CSV (an invalid
 # row keeps its status, not its figure).

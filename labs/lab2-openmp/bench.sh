@@ -113,10 +113,9 @@ for _ in $(seq "$REPEATS"); do
         # shellcheck disable=SC2086 # a point is its words
         one $p >>"$raw"
         done_=$((done_ + 1))
-        if [ -t 1 ]; then printf '\r  %d/%d runs' "$done_" "$total"; fi
+        bench_progress "$done_" "$total"
     done
 done
-[ -t 1 ] && echo
 
 # The medians of the repeats of each point, a rate above the cores' peak
 # marked; an invalid row keeps its status, not its figures.
