@@ -87,12 +87,14 @@ bench_build() {
     fi
 }
 
-# bench_progress DONE TOTAL: "DONE/TOTAL runs" in place on a terminal (a
-# new line after the last), nothing in a log.
+# bench_progress TOTAL, after each of TOTAL runs: "DONE/TOTAL runs" in
+# place on a terminal (a new line after the last), nothing in a log.
+BENCH_DONE=0
 bench_progress() {
+    BENCH_DONE=$((BENCH_DONE + 1))
     [ -t 1 ] || return 0
-    printf '\r  %d/%d runs' "$1" "$2"
-    if [ "$1" -ge "$2" ]; then echo; fi
+    printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
+    if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
 }
 
 # The host. sed reads the file itself and quits at its first match (no

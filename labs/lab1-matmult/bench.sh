@@ -88,13 +88,11 @@ point bs-sweep lib "$BLOCK_N"
 
 raw=$(mktemp)
 total=$((${#points[@]} * REPEATS))
-done_=0
 for _ in $(seq "$REPEATS"); do
     for p in "${points[@]}"; do
         read -r build type n bs <<<"$p"
         echo "$build $type $n $bs $(one "$build" "$type" "$n" "${bs#-}")" >>"$raw"
-        done_=$((done_ + 1))
-        bench_progress "$done_" "$total"
+        bench_progress "$total"
     done
 done
 

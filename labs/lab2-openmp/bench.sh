@@ -107,13 +107,11 @@ one() {
 
 raw=$(mktemp)
 total=$((${#points[@]} * REPEATS))
-done_=0
 for _ in $(seq "$REPEATS"); do
     for p in "${points[@]}"; do
         # shellcheck disable=SC2086 # a point is its words
         one $p >>"$raw"
-        done_=$((done_ + 1))
-        bench_progress "$done_" "$total"
+        bench_progress "$total"
     done
 done
 
