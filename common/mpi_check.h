@@ -1,12 +1,9 @@
-/* Error checks for MPI and NCCL calls.
+/* Error check for MPI calls (NCCL's: nccl_check.h):
  *
  *   MPI_CHECK(MPI_Sendrecv(...));
- *   NCCL_CHECK(ncclAllReduce(...));
  *
  * A failure prints the call, the library's error text, file:line and the
- * rank, then aborts the whole job (MPI_Abort): one rank exiting alone would
- * leave the others hanging in their next collective. Include <nccl.h> before
- * this header to get NCCL_CHECK. */
+ * rank, then aborts the whole job (MPI_Abort). */
 #ifndef KIT_MPI_CHECK_H
 #define KIT_MPI_CHECK_H
 
@@ -35,17 +32,5 @@ static inline int kit_mpi_rank(void)
             MPI_Abort(MPI_COMM_WORLD, 1);                                                  \
         }                                                                                  \
     } while (0)
-
-#ifdef NCCL_H_
-#define NCCL_CHECK(call)                                                                   \
-    do {                                                                                   \
-        ncclResult_t kit_nrc_ = (call);                                                    \
-        if (kit_nrc_ != ncclSuccess) {                                                     \
-            fprintf(stderr, "%s:%d: rank %d: NCCL error in %s: %s\n", __FILE__, __LINE__,  \
-                    kit_mpi_rank(), #call, ncclGetErrorString(kit_nrc_));                  \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                  \
-        }                                                                                  \
-    } while (0)
-#endif
 
 #endif

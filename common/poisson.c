@@ -79,20 +79,9 @@ int poisson_jacobi_reference(int N, double tol, int max_iter, const double *f, d
 
 int poisson_gauss_seidel_reference(int N, double tol, int max_iter, const double *f, double *u)
 {
-    size_t sj = poisson_side(N), si = sj * sj;
-    double h = poisson_h(N), h2 = h * h;
     int it = 0;
     while (it < max_iter) {
-        double norm2 = 0.0;
-        for (int i = 1; i <= N; i++)
-            for (int j = 1; j <= N; j++)
-                for (int k = 1; k <= N; k++) {
-                    size_t c = poisson_index(N, i, j, k);
-                    double v = poisson_jacobi_point(u, c, sj, si, h2 * f[c]);
-                    double d = v - u[c];
-                    norm2 += d * d;
-                    u[c] = v;
-                }
+        double norm2 = poisson_jacobi_sweep(N, f, u, u); /* in place: Gauss-Seidel */
         it++;
         if (sqrt(norm2) <= tol)
             break;

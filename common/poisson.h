@@ -106,7 +106,9 @@ double poisson_boundary_value(int N, int i, int j, int k);
 
 /* One Jacobi sweep over the interior, reading u_old and writing u_new (whose
  * boundary must already hold the boundary values); returns the squared
- * Frobenius norm of the update. f holds f, not h^2 f. */
+ * Frobenius norm of the update. f holds f, not h^2 f. With u_new == u_old
+ * it is a Gauss-Seidel sweep in lexicographic order (each point reads the
+ * values its -z, -y and -x neighbours got in this sweep). */
 double poisson_jacobi_sweep(int N, const double *f, const double *u_old, double *u_new);
 
 /* The sequential reference solvers of the kit (labs 2 and 4 test against

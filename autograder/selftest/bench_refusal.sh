@@ -6,8 +6,10 @@
 #   - with the untouched skeleton: exit non-zero, with INVALID rows;
 #   - with one mutant (a known-wrong reference): exit non-zero, the mutated
 #     variant INVALID;
-# and never print nan or inf. The CPU labs (1, 2) run everywhere; the GPU
-# labs (3, 4) on a host with a GPU, skipped elsewhere with the reason.
+# and never print nan or inf. Labs whose benchmark has a CPU path (1, 2, and
+# 5, 6, 7 with their CPU backends) run everywhere; the GPU-only ones (3, 4)
+# run on a host with a GPU, and elsewhere must refuse at once: exit
+# non-zero, saying that there is no GPU, without a figure.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
@@ -17,14 +19,30 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 GPUS=$(selftest_gpu_count)
 
-# lab, the mutant, and the variant the mutant breaks (a pattern of its
-# report line), for each lab whose benchmark is checked here
+# One line per lab: the lab, where its benchmark runs (cpu: anywhere; gpu:
+# only on a GPU host), the mutant, and the variant the mutant breaks (a
+# pattern of its report line). A lab with a bench.sh and no line here fails
+# the suite: a new lab adds its line (CONTRIBUTING.md, step 9).
 cases=(
-    "1 nat_transposed_b ^opt +nat "
-    "2 jacobi_h_two_over_N ^poisson jacobi "
-    "3 gpulib_a_and_b_swapped ^opt +gpulib "
-    "4 offload_drops_last_plane ^single offload "
+    "1 cpu nat_transposed_b ^opt +nat "
+    "2 cpu jacobi_h_two_over_N ^poisson jacobi "
+    "3 gpu gpulib_a_and_b_swapped ^opt +gpulib "
+    "4 gpu offload_drops_last_plane ^single offload "
+    "5 cpu cpu_lap_plus_centre ^overlap-sendrecv,"
+    "6 cpu sentinel_without_iteration ^baseline nonblocking Waitall "
+    "7 cpu dirichlet_eigenvalue_no_offset ^cpu "
 )
+
+selected() { [ -z "${SELFTEST_LABS:-}" ] || [[ " $SELFTEST_LABS " == *" $1 "* ]]; }
+
+for dir in labs/lab*-*/; do
+    lab=${dir#labs/lab}
+    lab=${lab%%-*}
+    if ! selected "$lab" || ! [ -f "$dir/bench.sh" ]; then continue; fi
+    if ! printf '%s\n' "${cases[@]}" | awk -v l="$lab" '$1 == l { f = 1 } END { exit !f }'; then
+        fail "lab $lab has a bench.sh but no line in bench_refusal.sh's cases: its benchmark's refusal is not checked"
+    fi
+done
 
 # bench LAB SOURCE-DESCRIPTION LOG VAR=value...: runs the lab's bench.sh;
 # returns its status
@@ -43,15 +61,22 @@ no_absurd_figure() {
 }
 
 for c in "${cases[@]}"; do
-    read -r lab mutant pattern <<<"$c"
-    if [ -n "${SELFTEST_LABS:-}" ] && ! [[ " $SELFTEST_LABS " == *" $lab "* ]]; then continue; fi
-    if [ "$lab" -ge 3 ] && [ "$GPUS" = 0 ]; then
-        skip "lab $lab bench refusal: its benchmark measures GPUs, and this host has none"
-        continue
-    fi
+    read -r lab where mutant pattern <<<"$c"
+    selected "$lab" || continue
     labdir=$(basename labs/lab"$lab"-*)
     d=$OUT/lab$lab
     mkdir -p "$d"
+    if [ "$where" = gpu ] && [ "$GPUS" = 0 ]; then
+        # no GPU: the benchmark must refuse before it builds or measures
+        if bench "$lab" skeleton "$d/no-gpu.log" IMPL=skeleton BENCH_OUT="$d/no-gpu"; then
+            fail "lab $lab bench on a host without a GPU exits 0 (see $d/no-gpu.log)"
+        elif ! grep -qi 'gpu' "$d/no-gpu.log" || grep -q 'INVALID (\|^building' "$d/no-gpu.log"; then
+            fail "lab $lab bench on a host without a GPU does not refuse at once saying why (see $d/no-gpu.log)"
+        else
+            pass "lab $lab bench refuses on a host without a GPU: $(awk 'NF { l = $0 } END { print l }' "$d/no-gpu.log")"
+        fi
+        continue
+    fi
 
     if bench "$lab" reference "$d/reference.log" IMPL=reference BENCH_OUT="$d/reference"; then
         if grep -q 'INVALID (' "$d/reference.log"; then

@@ -14,11 +14,15 @@ below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
 skipped_note() { grep -q 'points skipped' "$1" && echo "; GPU tests skipped"; }
 
-selftest_gpu_count() {
-    if [ -n "${KIT_GPU_COUNT:-}" ]; then echo "$KIT_GPU_COUNT"; return; fi
-    # awk reads all of nvidia-smi's output: no SIGPIPE under pipefail
-    { nvidia-smi -L 2>/dev/null || true; } | awk '/^GPU/ { n++ } END { print n + 0 }'
-}
+# The kit's one count of GPUs (KIT_GPU_COUNT, else nvidia-smi's list).
+. common/bench/bench_lib.sh
+selftest_gpu_count() { bench_gpu_count; }
+
+# The kit's GPU target for nvcc run outside make: common/mk/config.mk's
+# CUDA_ARCH (CUDA_ARCH in the environment wins, as it does for make).
+# shellcheck disable=SC2016 # $(CUDA_ARCH) is make's, not the shell's
+KIT_CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH)' print 2>/dev/null)
+export KIT_CUDA_ARCH
 
 selftest_nvcc() {
     local c

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -32,6 +33,21 @@ static inline const char *bench_fig(char *buf, const char *fmt, double x)
 
 /* count / seconds, or NaN (printed "-") when the time is not positive. */
 static inline double bench_rate(double count, double seconds) { return seconds > 0 ? count / seconds : NAN; }
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the n > 0 times (or rates) in v, which it sorts: the figure
+ * every benchmark reports of its repeated runs, robust to one run that a
+ * neighbour on the machine slowed down. */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 /* Elements of got that differ from want by more than tol (a NaN in got
  * counts as wrong). */

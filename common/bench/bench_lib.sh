@@ -15,9 +15,9 @@
 # so in the status column, the plots leave it out, and bench_finish makes
 # the benchmark exit with status 1. A figure that was not measured is "-".
 #
-# A lab's bench.sh (labs 1-4 are the examples):
-#   set -euo pipefail; cd "$(dirname "$0")/../.."; . common/bench/bench_lib.sh
-#   bench_setup N build/bench/labN; bench_build "$BENCH_OUT/opt"
+# A lab's bench.sh (every lab's follows it; lab 1 is the smallest):
+#   . "$(dirname "$0")/../../common/bench/bench_lib.sh"; bench_setup N
+#   bench_build "$BENCH_OUT/opt"
 #   for each run: echo "KEYS... $(bench_status "$wrong") VALUES..." >>"$raw"
 #   bench_medians NKEYS <"$raw" | awk "$BENCH_AWK"'...peak check, CSV with a status column...'
 #   awk "$BENCH_AWK"'... show(label, status, figures) ...' "$csv"   (the screen)
@@ -27,11 +27,17 @@
 # Nothing here pipes into head or grep -q: under `set -o pipefail` the
 # writer of such a pipe can die of SIGPIPE and take the script with it.
 
-# bench_setup LAB DEFAULT_OUT: the sources (IMPL or SUBMISSION, as for make
-# labN), the output folder (BENCH_OUT overrides it), BENCH_QUICK.
+# The kit's root, wherever this file is sourced from.
+BENCH_KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# bench_setup LAB: strict mode (set -euo pipefail) in the kit's root, the
+# sources (IMPL or SUBMISSION, as for make labN), the output folder
+# BENCH_OUT (build/bench/labN unless set), BENCH_QUICK.
 bench_setup() {
+    set -euo pipefail
+    cd "$BENCH_KIT"
     BENCH_LAB=$1
-    BENCH_OUT=${BENCH_OUT:-$2}
+    BENCH_OUT=${BENCH_OUT:-build/bench/lab$1}
     BENCH_SRC_ARGS=()
     [ -n "${SUBMISSION:-}" ] && BENCH_SRC_ARGS+=(SUBMISSION="$SUBMISSION")
     [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
@@ -40,6 +46,32 @@ bench_setup() {
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}
     mkdir -p "$BENCH_OUT"
+}
+
+# bench_mpirun [VAR | VAR=value ...]: BENCH_MPIRUN, the one way the
+# benchmarks start MPI programs: "${BENCH_MPIRUN[@]}" -np P prog ARGS.
+# Ranks share this host's cores and GPUs (--oversubscribe; as root also
+# --allow-run-as-root); each VAR given is passed to every rank (-x), a bare
+# name only when it is set (Open MPI warns of an unset one).
+bench_mpirun() {
+    local v
+    BENCH_MPIRUN=(mpirun --oversubscribe)
+    [ "$(id -u)" = 0 ] && BENCH_MPIRUN+=(--allow-run-as-root)
+    for v in "$@"; do
+        if [[ $v == *=* ]] || [ -n "${!v+set}" ]; then BENCH_MPIRUN+=(-x "$v"); fi
+    done
+}
+
+# demo_setup LAB: make demo's start: strict mode in the kit's root, the
+# reference built into DEMO_BIN = DEMO_OUT/build, DEMO_OUT = build/demo/labN
+# for the pictures.
+demo_setup() {
+    set -euo pipefail
+    cd "$BENCH_KIT"
+    DEMO_OUT=build/demo/lab$1
+    DEMO_BIN=$DEMO_OUT/build
+    mkdir -p "$DEMO_OUT"
+    make --no-print-directory -s -f common/mk/lab.mk LAB="$1" IMPL=reference BUILD="$DEMO_BIN" all >/dev/null
 }
 
 # bench_build DIR [VAR=value ...]: builds the lab from the chosen sources
@@ -55,11 +87,25 @@ bench_build() {
     fi
 }
 
+# bench_progress TOTAL, after each of TOTAL runs: "DONE/TOTAL runs" in
+# place on a terminal (a new line after the last), nothing in a log.
+BENCH_DONE=0
+bench_progress() {
+    BENCH_DONE=$((BENCH_DONE + 1))
+    [ -t 1 ] || return 0
+    printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
+    if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
+}
+
 # The host. sed reads the file itself and quits at its first match (no
 # pipe); awk reads all of its input and prints only the first line.
 bench_cpu_name() { sed -n '/^model name/{s/^model name[[:space:]]*: //p;q;}' /proc/cpuinfo; }
+# The kit's one count of GPUs in the shell (the self-test's and the demos'
+# too): KIT_GPU_COUNT when set (KIT_GPU_COUNT=0 tries a GPU host as a CPU
+# one, as common/gpu.c does for the tests), else the GPUs nvidia-smi lists.
 bench_gpu_count() {
     local list
+    if [ -n "${KIT_GPU_COUNT:-}" ]; then echo "$KIT_GPU_COUNT"; return; fi
     list=$(nvidia-smi -L 2>/dev/null) || { echo 0; return; }
     printf '%s\n' "$list" | awk '/^GPU/ { n++ } END { print n + 0 }'
 }

@@ -27,6 +27,11 @@ NVCC_OPT     ?= -O3
 NVCCFLAGS     = $(NVCC_OPT) -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra
 CUDA_LIBS     = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 
+# MPI, for the labs that use it (their LAB_CFLAGS and LAB_LDLIBS), from
+# Open MPI's compiler wrapper; empty where MPI is not installed.
+MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
+
 # Run the tests with single-threaded BLAS and polite OpenMP threads: Check
 # forks every test, and neither a spinning OpenMP pool nor OpenBLAS threads
 # should fight the tests for the CI machine's two cores.

@@ -108,6 +108,7 @@ $(BUILD)/student/%.o: $(BUILD)/student/%.c
 
 $(BUILD)/student/%.o: $(BUILD)/student/%.cu
 	$(NVCC) $(STUDENT_NVCCFLAGS) -c $< -o $@
+include common/mk/cu_cache.mk
 
 $(KIT_BUILD)/%.o: %.c
 	@mkdir -p $(@D)

@@ -16,11 +16,9 @@
 # BENCH_O0_SIZES, BENCH_BIG_SIZES (only lib, blk and mkn: beyond the
 # last-level cache), BENCH_BLOCKS, BENCH_BLOCK_N, BENCH_BEST_BS,
 # BENCH_REPEATS, MFLOPS_MIN_T, BENCH_OUT.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 1 build/bench/lab1
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 1
 
 if [ "$BENCH_QUICK" = 1 ]; then
     q_sizes="32 64" q_o0="32" q_big="" q_blocks="16 32" q_block_n=64 q_repeats=1 q_min_t=0.02
@@ -37,13 +35,13 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 VARIANTS="lib nat mnk mkn nmk nkm kmn knm blk"
 
 echo "building lab 1 ($BENCH_SOURCE) optimised and at -O0 ..."
-bench_build "$OUT/opt"
-bench_build "$OUT/O0" OPT=-O0
+bench_build "$BENCH_OUT/opt"
+bench_build "$BENCH_OUT/O0" OPT=-O0
 
 # Debian's OpenBLAS 0.3.21 does not know the newest Xeons and falls back to
 # its Prescott (SSE3) kernels, six times slower: a yardstick that flatters
 # everything measured against it. Name a core that the CPU can run instead.
-core=$(OPENBLAS_VERBOSE=2 MFLOPS_MAX_IT=1 MATMULT_COMPARE=0 "$OUT/opt/matmult_c" lib 8 8 8 2>&1 |
+core=$(OPENBLAS_VERBOSE=2 MFLOPS_MAX_IT=1 MATMULT_COMPARE=0 "$BENCH_OUT/opt/matmult_c" lib 8 8 8 2>&1 |
     awk '/^Core: / && core == "" { core = $2 } END { print core }')
 if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ "$core" = Prescott ]; then
     if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
@@ -74,7 +72,7 @@ one() {
     [ "$build" = bs-sweep ] && build=opt
     # shellcheck disable=SC2086 # bs is empty or one number
     out=$(MATMULT_COMPARE=$([ "$n" -le 1024 ] && echo 1 || echo 2) \
-        "$OUT/$build/matmult_c" "$type" "$n" "$n" "$n" $bs 2>&1) || out=
+        "$BENCH_OUT/$build/matmult_c" "$type" "$n" "$n" "$n" $bs 2>&1) || out=
     read -r kb mflops wrong _ <<<"${out:-- - -}"
     echo "$(bench_status "$wrong") $kb $mflops"
 }
@@ -90,20 +88,17 @@ point bs-sweep lib "$BLOCK_N"
 
 raw=$(mktemp)
 total=$((${#points[@]} * REPEATS))
-done_=0
 for _ in $(seq "$REPEATS"); do
     for p in "${points[@]}"; do
         read -r build type n bs <<<"$p"
         echo "$build $type $n $bs $(one "$build" "$type" "$n" "${bs#-}")" >>"$raw"
-        done_=$((done_ + 1))
-        if [ -t 1 ]; then printf '\r  %d/%d runs' "$done_" "$total"; fi
+        bench_progress "$total"
     done
 done
-[ -t 1 ] && echo
 
 # The medians, a rate above the core's peak marked, as the CSV (an invalid
 # row keeps its status, not its figure).
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "build,variant,m,n,k,bs,kB,mflops,status" >"$csv"
 bench_medians 4 <"$raw" | awk -v OFS=, -v peak="$peak" "$BENCH_AWK"'
     { s = $5; if (s == "ok" && num($7) && $7 / 1000 > peak) s = "peak"
@@ -135,11 +130,11 @@ l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null || echo 0)
 l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || echo 0)
 l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null || echo 0)
 if command -v gnuplot >/dev/null; then
-    if gnuplot -e "csv='$csv'; out='$OUT'; cpu='$cpu'; l1=${l1:-0}/1024.; l2=${l2:-0}/1024.; l3=${l3:-0}/1024." \
-        labs/lab1-matmult/bench.gp 2>"$OUT/gnuplot.log"; then
-        echo "wrote $csv, $OUT/bench_sizes.png and $OUT/bench_blocks.png (INVALID rows left out)"
+    if gnuplot -e "csv='$csv'; out='$BENCH_OUT'; cpu='$cpu'; l1=${l1:-0}/1024.; l2=${l2:-0}/1024.; l3=${l3:-0}/1024." \
+        labs/lab1-matmult/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+        echo "wrote $csv, $BENCH_OUT/bench_sizes.png and $BENCH_OUT/bench_blocks.png (INVALID rows left out)"
     else
-        echo "wrote $csv; gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+        echo "wrote $csv; gnuplot could not draw every plot (no valid rows?): $BENCH_OUT/gnuplot.log"
     fi
 else
     echo "wrote $csv (no gnuplot here: no plots)"

@@ -17,11 +17,9 @@
 # BENCH_GS_SIZES, BENCH_BIG_N (arrays beyond the last-level cache),
 # BENCH_MANDEL ("W H max_iter"), BENCH_COPY_MIB, BENCH_REPEATS, BENCH_BIN (use the
 # programs in that folder instead of building; for a host without Check).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 2 build/bench/lab2
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 2
 
 cores=$(nproc)
 default_threads=1
@@ -48,8 +46,8 @@ if [ -n "${BENCH_BIN:-}" ]; then # programs built elsewhere (a host without Chec
     bin=$BENCH_BIN
 else
     echo "building lab 2 ($BENCH_SOURCE) ..."
-    bench_build "$OUT/opt"
-    bin=$OUT/opt
+    bench_build "$BENCH_OUT/opt"
+    bin=$BENCH_OUT/opt
 fi
 cpu=$(bench_cpu_name)
 peak=$(bench_cpu_peak_gflops)
@@ -109,20 +107,17 @@ one() {
 
 raw=$(mktemp)
 total=$((${#points[@]} * REPEATS))
-done_=0
 for _ in $(seq "$REPEATS"); do
     for p in "${points[@]}"; do
         # shellcheck disable=SC2086 # a point is its words
         one $p >>"$raw"
-        done_=$((done_ + 1))
-        if [ -t 1 ]; then printf '\r  %d/%d runs' "$done_" "$total"; fi
+        bench_progress "$total"
     done
 done
-[ -t 1 ] && echo
 
 # The medians of the repeats of each point, a rate above the cores' peak
 # marked; an invalid row keeps its status, not its figures.
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "kind,method,N,threads,sweeps,seconds,mflops,gbs,glups_or_mpixels,status" >"$csv"
 bench_medians 4 <"$raw" | awk -v OFS=, -v peak="$peak" "$BENCH_AWK"'
     { s = $5; if (s == "ok" && num($8) && $8 / 1000 > peak * $4) s = "peak"
@@ -137,7 +132,7 @@ awk -F, "$BENCH_AWK"'
               show(label, $10, text) }' "$csv"
 
 # Amdahl: 1/S(P) = (1 - f) + f/P, least squares in f over the thread counts.
-amdahl=$OUT/amdahl.csv
+amdahl=$BENCH_OUT/amdahl.csv
 gsbig=$(tr ' ' '\n' <<<"$GS_SIZES" | sort -n | awk '{ n = $1 } END { print n }')
 awk -F, -v big="$BIG_N" -v gsbig="$gsbig" '
     $10 != "ok" { next }
@@ -174,21 +169,21 @@ awk -F, -v big="$BIG_N" -v tmax="$max_t" "$BENCH_AWK"'
         if (r != "") printf "goal 2: gs_omp at N=256, 2 threads against 1: %sx (goal 1.5x)\n", r
         r = ratio(100 * md[1], 2 * md[2], "%.0f")
         if (r != "") printf "goal 3: Mandelbrot, schedule dynamic,1, 2 threads: parallel efficiency %s%% (goal 95%%)\n", r
-    }' "$csv" | tee "$OUT/goals.txt"
+    }' "$csv" | tee "$BENCH_OUT/goals.txt"
 
 # mandel.csv: speed-up and efficiency per schedule.
 awk -F, -v OFS=, '$1 == "mandel" && $10 == "ok" { t[$2, $4] = $6; s[$2] = 1; p[$4] = 1 }
     END { print "schedule,threads,seconds,speedup,efficiency"
           for (k in s) for (q in p) if (t[k, q] > 0 && t[k, 1] > 0) print k, q, t[k, q], t[k, 1] / t[k, q], t[k, 1] / t[k, q] / q }' "$csv" |
-    (read -r h; echo "$h"; sort -t, -k1,1 -k2,2n) >"$OUT/mandel.csv"
+    (read -r h; echo "$h"; sort -t, -k1,1 -k2,2n) >"$BENCH_OUT/mandel.csv"
 rm -f "$raw"
 
 if ! command -v gnuplot >/dev/null; then
-    echo "wrote $csv, $amdahl, $OUT/mandel.csv (no gnuplot here: no plots)"
-elif gnuplot -e "csv='$csv'; mandel='$OUT/mandel.csv'; out='$OUT'; cpu='$cpu'; big=$BIG_N; tmax=$max_t" \
-    labs/lab2-openmp/bench.gp 2>"$OUT/gnuplot.log"; then
-    echo "wrote $csv, $amdahl, $OUT/mandel.csv, $OUT/bench_jacobi.png, $OUT/bench_threads.png, $OUT/bench_mandel.png (INVALID rows left out)"
+    echo "wrote $csv, $amdahl, $BENCH_OUT/mandel.csv (no gnuplot here: no plots)"
+elif gnuplot -e "csv='$csv'; mandel='$BENCH_OUT/mandel.csv'; out='$BENCH_OUT'; cpu='$cpu'; big=$BIG_N; tmax=$max_t" \
+    labs/lab2-openmp/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+    echo "wrote $csv, $amdahl, $BENCH_OUT/mandel.csv, $BENCH_OUT/bench_jacobi.png, $BENCH_OUT/bench_threads.png, $BENCH_OUT/bench_mandel.png (INVALID rows left out)"
 else
-    echo "wrote $csv, $amdahl, $OUT/mandel.csv; gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+    echo "wrote $csv, $amdahl, $BENCH_OUT/mandel.csv; gnuplot could not draw every plot (no valid rows?): $BENCH_OUT/gnuplot.log"
 fi
 bench_finish "$csv"

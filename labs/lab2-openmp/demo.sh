@@ -5,19 +5,17 @@
 #   - the same N with the wavefront Gauss-Seidel, for its sweep count;
 #   - the Mandelbrot set, with static and dynamic schedules.
 # Writes into build/demo/lab2/. DEMO_N (default 64) sets the grid.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-OUT=build/demo/lab2
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+demo_setup 2
 N=${DEMO_N:-64}
-mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=2 IMPL=reference BUILD="$OUT/bin" all >/dev/null
-bin=$OUT/bin
+bin=$DEMO_BIN
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 echo "reference, $OMP_NUM_THREADS threads; columns: N sweeps seconds Mflop/s GB/s GLUP/s total_seconds residual"
-"$bin/poisson" omp_v3 "$N" 100000 1e-6 0 png "$OUT/poisson_omp_v3_$N.png"
-"$bin/poisson" omp_v3 "$N" 100000 1e-6 0 vtk "$OUT/poisson_omp_v3_$N.vtk"
+"$bin/poisson" omp_v3 "$N" 100000 1e-6 0 png "$DEMO_OUT/poisson_omp_v3_$N.png"
+"$bin/poisson" omp_v3 "$N" 100000 1e-6 0 vtk "$DEMO_OUT/poisson_omp_v3_$N.vtk"
 "$bin/poisson" gs_omp "$N" 100000 1e-6 0
 for s in static dynamic,1; do
-    OMP_SCHEDULE=$s "$bin/mandelbrot" 1024 1024 1000 "$OUT/mandelbrot.png"
+    OMP_SCHEDULE=$s "$bin/mandelbrot" 1024 1024 1000 "$DEMO_OUT/mandelbrot.png"
 done
-echo "pictures in $OUT: poisson_omp_v3_$N.png (open the .vtk in ParaView), mandelbrot.png"
+echo "pictures in $DEMO_OUT: poisson_omp_v3_$N.png (open the .vtk in ParaView), mandelbrot.png"

@@ -24,17 +24,15 @@
 # INVALID instead of its figures and ratios and makes the benchmark exit
 # with status 1 (common/bench/bench_lib.sh).
 #
-# Writes $OUT/bench.csv, $OUT/alternatives.csv, $OUT/goals.txt and
-# $OUT/bench.png (gnuplot), and prints the goals of README.md as measured
+# Writes $BENCH_OUT/bench.csv, $BENCH_OUT/alternatives.csv, $BENCH_OUT/goals.txt and
+# $BENCH_OUT/bench.png (gnuplot), and prints the goals of README.md as measured
 # ratios. Knobs (environment): BENCH_QUICK=1 (small sizes, one repeat),
 # BENCH_OUT, BENCH_SIZES, BENCH_GPU1_SIZES, BENCH_GPU4_COUNTS,
 # BENCH_ALT_BUILDS, BENCH_ALT_N, BENCH_REPEATS, BENCH_GOAL_N, BENCH_RAW,
 # MFLOPS_MIN_T.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 3 build/bench/lab3
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 3
 
 if [ "$BENCH_QUICK" = 1 ]; then
     q_sizes="256 512" q_gpu1="32 64" q_counts="2" q_alt="" q_n=512 q_repeats=1 q_min_t=0.05
@@ -54,13 +52,13 @@ if [ "$(bench_gpu_count)" = 0 ]; then
     exit 1
 fi
 echo "building lab 3 ($BENCH_SOURCE) ..."
-bench_build "$OUT/opt"
+bench_build "$BENCH_OUT/opt"
 alts=()
 for t in $GPU4_COUNTS; do alts+=("gpu4_$t:gpu4:-DGPU4_ELEMENTS=$t"); done
 for a in $ALT_BUILDS; do alts+=("$a"); done
 for a in "${alts[@]}"; do
     IFS=: read -r name _ flags <<<"$a"
-    bench_build "$OUT/$name" NVCC_OPT="-O3 ${flags//,/ }"
+    bench_build "$BENCH_OUT/$name" NVCC_OPT="-O3 ${flags//,/ }"
 done
 
 gpu=$(bench_gpu_name)
@@ -78,7 +76,7 @@ raw=${BENCH_RAW:-$(mktemp)}  # BENCH_RAW=file keeps the raw runs
 one() {
     local build=$1 type=$2 n=$3 out
     out=$(MATMULT_SPLIT=$([ "$type" = gpulib ] && echo 2 || echo 1) MATMULT_COMPARE=$([ "$n" -le 2048 ] && echo 1 || echo 2) \
-        "$OUT/$build/matmult_gpu" "$type" "$n" "$n" "$n" 2>&1) || out=
+        "$BENCH_OUT/$build/matmult_gpu" "$type" "$n" "$n" "$n" 2>&1) || out=
     awk -v split_wanted="$([ "$type" = lib ] && echo 0 || echo 1)" '
         /# matmult_/ { mf = $2; err = $3 }
         /^# split/ { se = ""
@@ -121,8 +119,8 @@ summarise() {
           print $1, $2, $3, tot, kern, h, k, d, hb, db, $9, $10, $11, status_text(st) }'
 }
 header="build,variant,n,gflops_with_transfers,gflops_kernel,h2d_ms,kernel_ms,d2h_ms,h2d_GBps,d2h_GBps,sms,pinned_h2d_GBps,pinned_d2h_GBps,status"
-csv=$OUT/bench.csv
-sweep=$OUT/alternatives.csv
+csv=$BENCH_OUT/bench.csv
+sweep=$BENCH_OUT/alternatives.csv
 echo "$header" >"$csv"
 echo "$header" >"$sweep"
 summarise | awk -v csv="$csv" -v sweep="$sweep" -F, '{ print >>($1 == "opt" ? csv : sweep) }'
@@ -172,18 +170,18 @@ awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" "$BENCH
         ns = split(sizes, sz, " "); cross = ""
         for (i = 1; i <= ns; i++) if (cross == "" && st["gpulib", sz[i]] == "ok" && st["lib", sz[i]] == "ok" && tot["gpulib", sz[i]] > tot["lib", sz[i]]) cross = sz[i]
         printf "  gpulib with copies is faster than lib from n = %s on (sizes run: %s)\n", cross == "" ? "(none)" : cross, sizes
-    }' "$csv" | tee "$OUT/goals.txt"
+    }' "$csv" | tee "$BENCH_OUT/goals.txt"
 awk -F, -v lib="$(awk -F, -v n="$ALT_N" '$1 == "opt" && $2 == "gpulib" && $3 == n && $14 == "ok" { print $5 }' "$csv")" "$BENCH_AWK"'
     NR > 1 { r = ratio(100 * $5, lib, "%.1f%%")
-             show(sprintf("  build %-16s %-6s n=%d:", $1, $2, $3), $14, fig($5 / 1e3, "%.2f") " TFLOP/s" (r == "" ? "" : " = " r " of cuBLAS")) }' "$sweep" | tee -a "$OUT/goals.txt"
+             show(sprintf("  build %-16s %-6s n=%d:", $1, $2, $3), $14, fig($5 / 1e3, "%.2f") " TFLOP/s" (r == "" ? "" : " = " r " of cuBLAS")) }' "$sweep" | tee -a "$BENCH_OUT/goals.txt"
 
 if command -v gnuplot >/dev/null; then
     sms=$(awk -F, 'NR > 1 && $11 != "" && $11 != "-" { print $11; exit }' "$csv")
     peak=$(awk -v s="${sms:-0}" -v c="${clock:-0}" 'BEGIN { print s * 128 * c / 1e3 }')
-    if gnuplot -e "csv='$csv'; sweep='$sweep'; out='$OUT'; gpu='$gpu'; peak=$peak" labs/lab3-gpu-matmult/bench.gp 2>"$OUT/gnuplot.log"; then
-        echo "wrote $csv, $sweep and $OUT/bench.png (INVALID rows left out)"
+    if gnuplot -e "csv='$csv'; sweep='$sweep'; out='$BENCH_OUT'; gpu='$gpu'; peak=$peak" labs/lab3-gpu-matmult/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+        echo "wrote $csv, $sweep and $BENCH_OUT/bench.png (INVALID rows left out)"
     else
-        echo "wrote $csv and $sweep; gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+        echo "wrote $csv and $sweep; gnuplot could not draw every plot (no valid rows?): $BENCH_OUT/gnuplot.log"
     fi
 else
     echo "wrote $csv and $sweep; no gnuplot here: plot them elsewhere with"

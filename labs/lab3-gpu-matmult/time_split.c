@@ -12,18 +12,6 @@
 
 #define MAX_RUNS 5
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int count)
-{
-    qsort(t, (size_t)count, sizeof *t, by_value);
-    return count % 2 ? t[count / 2] : 0.5 * (t[count / 2 - 1] + t[count / 2]);
-}
-
 /* Fewer runs for slow products (gpu1): at least one, about 2 s in all. */
 static int runs_for(double first)
 {
@@ -49,8 +37,8 @@ static void time_pinned(size_t in_bytes, size_t out_bytes, void *d_in, void *d_o
         if (r >= 0)
             tin[r] = t1 - t0, tout[r] = t2 - t1;
     }
-    *t_in = median(tin, MAX_RUNS);
-    *t_out = median(tout, MAX_RUNS);
+    *t_in = bench_median(tin, MAX_RUNS);
+    *t_out = bench_median(tout, MAX_RUNS);
     CUDA_CHECK(cudaFreeHost(h_in));
     CUDA_CHECK(cudaFreeHost(h_out));
 }
@@ -89,7 +77,7 @@ void time_split_report(const char *name, matmult_fn dev, int m, int n, int k, in
     }
     int sms = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    double th = median(h2d, runs), tk = median(kernel, runs), td = median(d2h, runs);
+    double th = bench_median(h2d, runs), tk = bench_median(kernel, runs), td = bench_median(d2h, runs);
     /* The C of the last timed run, checked like the driver's (a random-vector
      * product): a kernel that returns at once has nothing right to show. */
     long errors = bench_matmult_freivalds(m, n, k, A, B, C);

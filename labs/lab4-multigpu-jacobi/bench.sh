@@ -23,11 +23,9 @@
 # gathers the cube to rank 0), BENCH_POINTS (points x sweeps per run),
 # BENCH_SINGLE=0 skips the one-GPU part, BENCH_QUICK=1 (small sizes, one
 # repeat: the self-test's refusal check), BENCH_BUILD, BENCH_OUT.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-. common/bench/bench_lib.sh
-bench_setup 4 build/bench/lab4
-OUT=$BENCH_OUT
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 4
 
 if [ "$BENCH_QUICK" = 1 ]; then
     q_sizes="64 128" q_reps=1 q_strong=128 q_weak=96 q_points=400000000
@@ -51,23 +49,22 @@ if [ -n "${BENCH_BUILD:-}" ]; then
     B=$BENCH_BUILD/lab4_bench
 else
     echo "building lab 4 ($BENCH_SOURCE) ..."
-    bench_build "$OUT/build"
-    B=$OUT/build/lab4_bench
+    bench_build "$BENCH_OUT/build"
+    B=$BENCH_OUT/build/lab4_bench
 fi
-MPIRUN=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE=0 -x OMP_WAIT_POLICY -x LD_LIBRARY_PATH)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+bench_mpirun NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY LD_LIBRARY_PATH
 
 {
     bench_date
     nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
     nvidia-smi topo -m
-} >"$OUT/topology.txt" 2>&1
+} >"$BENCH_OUT/topology.txt" 2>&1
 gpu=$(bench_gpu_name)
 sms=$({ "$B" copy 16 1 || true; } | awk '$1 == "copy" { print $6 }')
 gpu_peak=$(bench_gpu_fp64_peak_gflops "${sms:-0}" "$(bench_gpu_clock_mhz)")
-echo "$gpus x $gpu ($sms SMs, FP64 peak $gpu_peak GFLOP/s); median of $REPEATS; topology in $OUT/topology.txt"
+echo "$gpus x $gpu ($sms SMs, FP64 peak $gpu_peak GFLOP/s); median of $REPEATS; topology in $BENCH_OUT/topology.txt"
 
-csv=$OUT/bench.csv
+csv=$BENCH_OUT/bench.csv
 echo "kind,method,P,N,sweeps,seconds,min,max,total_seconds,glups,gbs16,gbs24,copy_gbs,status" >"$csv"
 sweeps_for() { awk -v n="$1" -v p="$POINTS" 'BEGIN { s = int(p / (n^3)); if (s < 10) s = 10; if (s > 1000) s = 1000; print s }'; }
 declare -A copy_bw
@@ -121,20 +118,20 @@ if [ -n "$SIZES" ]; then solve single "${copy_bw[128]:-}" gpu1 1 64 "$B" gpu1 64
 
 if [ "$gpus" -ge 2 ]; then
     echo "== peer bandwidth (cudaMemcpyPeer, 1 GiB, one way)"
-    "$B" peerbw 1024 "$REPEATS" | tee "$OUT/peer_bandwidth.txt"
+    "$B" peerbw 1024 "$REPEATS" | tee "$BENCH_OUT/peer_bandwidth.txt"
     cbw=$({ "$B" copy "$STRONG_N" "$REPEATS" || true; } | awk '{print $5}')
     s=$(sweeps_for "$STRONG_N")
     echo "== strong scaling at N = $STRONG_N ($s sweeps)"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
-        solve strong "$cbw" nccl "$p" "$STRONG_N" "${MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
+        solve strong "$cbw" nccl "$p" "$STRONG_N" "${BENCH_MPIRUN[@]}" -np "$p" "$B" nccl "$STRONG_N" "$s" "$SCALING_REPEATS"
     done
     solve strong "$cbw" peer 2 "$STRONG_N" "$B" peer "$STRONG_N" "$s" "$SCALING_REPEATS"
     echo "== weak scaling: N^3 / P fixed at $WEAK_N^3"
     for p in 1 2 4; do
         [ "$p" -le "$gpus" ] || continue
         n=$(awk -v n="$WEAK_N" -v p="$p" 'BEGIN { printf "%d", n * p^(1/3) + 0.5 }')
-        solve weak "$cbw" nccl "$p" "$n" "${MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
+        solve weak "$cbw" nccl "$p" "$n" "${BENCH_MPIRUN[@]}" -np "$p" "$B" nccl "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"
         if [ "$p" = 2 ]; then solve weak "$cbw" peer 2 "$n" "$B" peer "$n" "$(sweeps_for "$WEAK_N")" "$SCALING_REPEATS"; fi
     done
 fi
@@ -154,7 +151,7 @@ awk -F, '
         if (t[1] && tp) printf "peer strong scaling, 2 GPUs: %.1f%%\n", 100 * t[1] / (2 * tp)
         for (p = 2; p <= 4; p *= 2) if (g[1] && g[p]) printf "nccl weak scaling, %d GPUs: %.1f%% (goal >= 95%%)\n", p, 100 * g[p] / (p * g[1])
         if (g[1] && gp) printf "peer weak scaling, 2 GPUs: %.1f%%\n", 100 * gp / (2 * g[1])
-    }' "$csv" | tee "$OUT/goals.txt"
+    }' "$csv" | tee "$BENCH_OUT/goals.txt"
 
 # efficiency per P: strong t1 / (P tP), weak (GLUP/s_P / P) / GLUP/s_1
 awk -F, 'BEGIN { print "kind,method,P,N,efficiency" }
@@ -163,13 +160,13 @@ awk -F, 'BEGIN { print "kind,method,P,N,efficiency" }
     ($1 == "strong" || $1 == "weak") { row[++n] = $0 }
     END { for (i = 1; i <= n; i++) { split(row[i], f, ","); if (!base[f[1]]) continue
           e = f[1] == "strong" ? base["strong"] / (f[3] * f[6]) : f[10] / (f[3] * base["weak"])
-          printf "%s,%s,%s,%s,%.4f\n", f[1], f[2], f[3], f[4], e } }' "$csv" >"$OUT/scaling.csv"
+          printf "%s,%s,%s,%s,%.4f\n", f[1], f[2], f[3], f[4], e } }' "$csv" >"$BENCH_OUT/scaling.csv"
 
 if ! command -v gnuplot >/dev/null; then
-    echo "wrote $csv and $OUT/scaling.csv (no gnuplot here: no plots)"
-elif gnuplot -e "csv='$csv'; out='$OUT'; gpu='$gpus x $gpu'" labs/lab4-multigpu-jacobi/bench.gp 2>"$OUT/gnuplot.log"; then
-    echo "plots: $OUT/bench_single.png${gpus:+ $OUT/bench_scaling.png} (INVALID rows left out)"
+    echo "wrote $csv and $BENCH_OUT/scaling.csv (no gnuplot here: no plots)"
+elif gnuplot -e "csv='$csv'; out='$BENCH_OUT'; gpu='$gpus x $gpu'" labs/lab4-multigpu-jacobi/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+    echo "plots: $BENCH_OUT/bench_single.png${gpus:+ $BENCH_OUT/bench_scaling.png} (INVALID rows left out)"
 else
-    echo "wrote $csv; gnuplot could not draw every plot (no valid rows?): $OUT/gnuplot.log"
+    echo "wrote $csv; gnuplot could not draw every plot (no valid rows?): $BENCH_OUT/gnuplot.log"
 fi
 bench_finish "$csv"

@@ -13,7 +13,7 @@
 #ifndef LAB4_JACOBI4_H
 #define LAB4_JACOBI4_H
 
-#include "nccl_world.h"
+#include "nccl/nccl_world.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,16 +13,15 @@ poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
 lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/lab4_bound.cu
 # Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
 lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c
-LAB_KIT_SRCS  := $(LAB_DIR)/nccl_world.c $(LAB_DIR)/lab4_timing.c
+LAB_KIT_SRCS  := common/nccl/nccl_world.c $(LAB_DIR)/lab4_timing.c
 
-MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
-MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 LAB_CFLAGS := -ffp-contract=off -I$(CUDA_HOME)/include $(MPI_CFLAGS)
 NVCC_OPT   := -O3 -fmad=false
 LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)
 
 # The offload stage's compiler: OFFLOAD=clang (Debian 12's clang-16 with
-# libomp-16-dev: LLVM's CUDA offload runtime and its sm_90 device library),
+# libomp-16-dev: LLVM's CUDA offload runtime and its device library for
+# CUDA_ARCH, sm_90 by default),
 # OFFLOAD=gcc (gcc-12-offload-nvptx) or OFFLOAD=host (no GPU code). By
 # default the first of clang, gcc that is installed, else host: on a machine
 # without either (the GPU hosts' own GCC) the target regions run on the host.
@@ -30,13 +29,13 @@ LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)
 # H100 with it (54-59% of the copy); GCC 12's nvptx code runs a collapsed loop at 45 GB/s and needs
 # teams/threads/simd nesting to reach 469-527 (README, stage 1).
 OFFLOAD ?= $(or $(OFFLOAD_HAVE_CLANG),$(OFFLOAD_HAVE_GCC),host)
-OFFLOAD_HAVE_CLANG := $(shell test -f "$$(clang-16 -print-resource-dir 2>/dev/null)/../../libomptarget-nvptx-sm_90.bc" && echo clang)
+OFFLOAD_HAVE_CLANG := $(shell test -f "$$(clang-16 -print-resource-dir 2>/dev/null)/../../libomptarget-nvptx-$(CUDA_ARCH).bc" && echo clang)
 OFFLOAD_HAVE_GCC := $(shell test -x "$$(gcc-12 -print-file-name=accel/nvptx-none/mkoffload 2>/dev/null)" && echo gcc)
 ifeq ($(OFFLOAD),clang)
 # No contraction on the device either (-ffp-contract=off reaches it): the
 # results equal the CPU's bit for bit.
 OFFLOAD_CC    := clang-16
-OFFLOAD_FLAGS := -fopenmp --offload-arch=sm_90 -Wno-unknown-cuda-version
+OFFLOAD_FLAGS := -fopenmp --offload-arch=$(CUDA_ARCH) -Wno-unknown-cuda-version
 OFFLOAD_LDFLAGS :=
 else ifeq ($(OFFLOAD),gcc)
 # sm_80 PTX (GCC 12's default sm_35 is refused by CUDA 13's ptxas; the driver

@@ -39,18 +39,6 @@
 #include "poisson.h"
 #include "timer.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
 static nccl_world world;
 static int peer_devices[2] = {0, 1};
 
@@ -106,10 +94,10 @@ static void print_solve(const char *method, int P, int N, int sweeps, double *t,
         tmin = t[r] < tmin ? t[r] : tmin;
         tmax = t[r] > tmax ? t[r] : tmax;
     }
-    double tm = median(t, repeats), points = (double)N * N * N * sweeps;
+    double tm = bench_median(t, repeats), points = (double)N * N * N * sweeps;
     char f1[32], f2[32], f3[32];
     printf("solve %s %d %d %d %.6f %.6f %.6f %.6f %s %s %s\n", method, P, N, sweeps, tm, tmin, tmax,
-           median(total, repeats), bench_fig(f1, "%.3f", bench_rate(points / 1e9, tm)),
+           bench_median(total, repeats), bench_fig(f1, "%.3f", bench_rate(points / 1e9, tm)),
            bench_fig(f2, "%.1f", bench_rate(16 * points / 1e9, tm)), bench_fig(f3, "%.1f", bench_rate(24 * points / 1e9, tm)));
 }
 
@@ -162,7 +150,7 @@ static double time_copy(double *dst, int ddev, const double *src, int sdev, size
         if (r >= 0)
             t[r] = wall_time() - t0;
     }
-    double m = median(t, repeats);
+    double m = bench_median(t, repeats);
     kit_free(t);
     return m;
 }

@@ -10,65 +10,75 @@
 # serialized one phase by phase, and measures in the same run the device
 # copy bandwidth, the kernel alone and an MPI ping-pong of one halo through
 # pinned memory; it checks every variant's result against the serial
-# reference before printing its figures (INVALID otherwise, and a non-zero
-# exit). Writes build/bench/lab5/bench.csv, goals.txt and bench.png.
+# reference bit for bit before printing its figures. A wrong result, a
+# kernel above the copy bandwidth or a run that fails shows INVALID in
+# place of the figures, and the benchmark exits 1 (common/bench/bench_lib.sh).
+# Writes build/bench/lab5/bench.csv (a status column), goals.txt and bench.png.
 #
 # Knobs: BENCH_SIZE="DX DY DZ", BENCH_STEPS, BENCH_REPEATS, BENCH_RANKS
-# (the mpirun -np values), BENCH_BACKEND=cpu|cuda.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-OUT=build/bench/lab5
-gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
-if [ "${gpus:-0}" -gt 0 ]; then
-    backend=${BENCH_BACKEND:-cuda} size=${BENCH_SIZE:-"480 480 400"} steps=${BENCH_STEPS:-100}
-    repeats=${BENCH_REPEATS:-5} ranks=${BENCH_RANKS:-"3 5"}
+# (the mpirun -np values), BENCH_BACKEND=cpu|cuda, BENCH_QUICK=1 (a small
+# grid, one repeat, 2 compute ranks: the self-test's refusal check),
+# BENCH_OUT.
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 5
+
+if [ "$BENCH_QUICK" = 1 ]; then
+    q_size="32 24 24" q_steps=4 q_repeats=1 q_ranks=3
+fi
+gpus=$(bench_gpu_count)
+if [ "$gpus" -gt 0 ]; then
+    backend=${BENCH_BACKEND:-cuda} size=${BENCH_SIZE:-${q_size:-"480 480 400"}} steps=${BENCH_STEPS:-${q_steps:-100}}
+    repeats=${BENCH_REPEATS:-${q_repeats:-5}} ranks=${BENCH_RANKS:-${q_ranks:-"3 5"}}
 else
     echo "no GPU here: the CPU backend at a small size (the path, not GPU figures)"
-    backend=${BENCH_BACKEND:-cpu} size=${BENCH_SIZE:-"64 48 48"} steps=${BENCH_STEPS:-10}
-    repeats=${BENCH_REPEATS:-3} ranks=${BENCH_RANKS:-"3 5"}
+    backend=${BENCH_BACKEND:-cpu} size=${BENCH_SIZE:-${q_size:-"64 48 48"}} steps=${BENCH_STEPS:-${q_steps:-10}}
+    repeats=${BENCH_REPEATS:-${q_repeats:-3}} ranks=${BENCH_RANKS:-${q_ranks:-"3 5"}}
 fi
-src_args=()
-[ -n "${SUBMISSION:-}" ] && src_args+=(SUBMISSION="$SUBMISSION")
-[ -n "${IMPL:-}" ] && src_args+=(IMPL="$IMPL")
-mkdir -p "$OUT"
-echo "building lab 5 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
-make --no-print-directory -s -f common/mk/lab.mk LAB=5 BUILD="$OUT/build" "${src_args[@]}" all >/dev/null
-MPIRUN=(mpirun --oversubscribe -x OMP_WAIT_POLICY=passive -x OMP_NUM_THREADS)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+echo "building lab 5 ($BENCH_SOURCE) ..."
+bench_build "$BENCH_OUT/build"
 # the server rank computes the serial reference with OpenMP; the compute
 # ranks run one thread each (their stencil is the GPU's, or small)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) > 4 ? $(nproc) - 4 : 1 ))}
+bench_mpirun OMP_WAIT_POLICY=passive OMP_NUM_THREADS LD_LIBRARY_PATH
 
 {
-    date -u '+%Y-%m-%d %H:%M UTC'
-    if [ "${gpus:-0}" -gt 0 ]; then
+    bench_date
+    if [ "$gpus" -gt 0 ]; then
         nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
     else
         echo "$(nproc) CPU cores, no GPU"
     fi
     mpirun --version 2>&1 | awk 'NR == 1'
-} | tee "$OUT/machine.txt"
+} | tee "$BENCH_OUT/machine.txt"
 
-csv=$OUT/bench.csv
-rm -f "$csv" "$OUT/goals.txt"
-rc=0
+# The header of lab5_bench's rows (it appends them to the CSV)
+csv=$BENCH_OUT/bench.csv
+echo "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,interior_ms,copy_gbs,kernel_gbs,pingpong_gbs,status" >"$csv"
+: >"$BENCH_OUT/goals.txt"
+read -r dx dy dz <<<"$size"
 for np in $ranks; do
     echo "== $((np - 1)) compute ranks (mpirun -np $np), $size, $steps steps, $backend backend"
+    rows=$(wc -l <"$csv")
     # shellcheck disable=SC2086 # size is three numbers, one word each
-    if ! "${MPIRUN[@]}" -np "$np" "$OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
-        --backend "$backend" --csv "$OUT/run-$np.csv" | tee "$OUT/run-$np.log"; then
-        rc=1
+    if ! "${BENCH_MPIRUN[@]}" -np "$np" "$BENCH_OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
+        --backend "$backend" --csv "$csv" >"$BENCH_OUT/run-$np.log" 2>&1; then
+        # a run that stopped without saying which result was wrong
+        awk -F, -v r="$rows" 'NR > r && $NF != "ok" { bad = 1 } END { exit !bad }' "$csv" ||
+            echo "run,$backend,$np,$dx,$dy,$dz,$steps,-,-,-,-,-,-,-,-,-,-,INVALID (failed)" >>"$csv"
     fi
-    grep '^goal\|^INVALID' "$OUT/run-$np.log" | sed "s/^/np=$np: /" >>"$OUT/goals.txt" || true
-    if [ -s "$OUT/run-$np.csv" ]; then
-        if [ -s "$csv" ]; then tail -n +2 "$OUT/run-$np.csv" >>"$csv"; else cat "$OUT/run-$np.csv" >"$csv"; fi
-    fi
+    cat "$BENCH_OUT/run-$np.log"
+    awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$BENCH_OUT/run-$np.log" >>"$BENCH_OUT/goals.txt"
 done
-echo "== goals"
-cat "$OUT/goals.txt"
+echo "== goals (right results only)"
+cat "$BENCH_OUT/goals.txt"
+awk -F, 'NR == 1 || $NF == "ok"' "$csv" >"$BENCH_OUT/plotted.csv"
 if ! command -v gnuplot >/dev/null; then
     echo "figures: $csv (no gnuplot here: no plot)"
-elif gnuplot -e "csv='$csv'; out='$OUT/bench.png'; machine='$(sed -n 2p "$OUT/machine.txt")'" labs/lab5-cuda-mpi-stencil/bench.gp; then
-    echo "plot: $OUT/bench.png; figures: $csv"
+elif gnuplot -e "csv='$BENCH_OUT/plotted.csv'; out='$BENCH_OUT/bench.png'; machine='$(sed -n 2p "$BENCH_OUT/machine.txt")'" \
+    labs/lab5-cuda-mpi-stencil/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
+    echo "plot: $BENCH_OUT/bench.png (INVALID rows left out); figures: $csv"
+else
+    echo "figures: $csv; gnuplot could not draw the plot (no valid rows?): $BENCH_OUT/gnuplot.log"
 fi
-exit $rc
+bench_finish "$csv"

@@ -6,17 +6,13 @@
 # steps (build/demo/lab5/wave_<steps>.png). Each picture is a run of its
 # own from the same start: the scheme is deterministic. With a GPU the
 # compute ranks use the CUDA backend.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-OUT=build/demo/lab5
-mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=5 IMPL=reference BUILD="$OUT/build" all >/dev/null
-gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+demo_setup 5
 backend=cpu
-[ "${gpus:-0}" -gt 0 ] && backend=cuda
-MPIRUN=(mpirun --oversubscribe -np 3 -x OMP_NUM_THREADS=1)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+[ "$(bench_gpu_count)" -gt 0 ] && backend=cuda
+bench_mpirun OMP_NUM_THREADS=1
 for steps in 0 30 60 120; do
-    "${MPIRUN[@]}" "$OUT/build/wave" 128 128 96 "$steps" --init pulse --backend "$backend" --png "$OUT/wave_$steps.png"
+    "${BENCH_MPIRUN[@]}" -np 3 "$DEMO_BIN/wave" 128 128 96 "$steps" --init pulse --backend "$backend" --png "$DEMO_OUT/wave_$steps.png"
 done
-echo "pictures:" "$OUT"/wave_*.png
+echo "pictures:" "$DEMO_OUT"/wave_*.png

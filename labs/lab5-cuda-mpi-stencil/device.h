@@ -1,9 +1,9 @@
 /* Lab 5: the small device backend that stage 5's pipeline is written
  * against, so that the same compute_process runs
- *   - on the CPU (dev_cpu, device_cpu.c): "device" memory is host memory,
+ *   - on the CPU (dev_cpu, backend_cpu.c): "device" memory is host memory,
  *     every call is synchronous, the kernel is stencil_region_cpu. CI runs
  *     the whole pipeline with it;
- *   - on a GPU (dev_cuda(), device_cuda.cu): cudaMalloc, cudaMemcpyAsync on
+ *   - on a GPU (dev_cuda(), backend_cuda.cu): cudaMalloc, cudaMemcpyAsync on
  *     two streams, pinned host memory, the kernel is launch_kernel;
  *   - under the tests' recording backend, which logs every call to check
  *     the order of the overlapped pipeline.
@@ -55,9 +55,9 @@ typedef struct dev_backend {
     void (*sync)(void);
 } dev_backend;
 
-/* device_cpu.c */
+/* backend_cpu.c */
 extern const dev_backend dev_cpu;
-/* device_cuda.cu: the CUDA backend (its calls exit with a message where
+/* backend_cuda.cu: the CUDA backend (its calls exit with a message where
  * there is no GPU). */
 const dev_backend *dev_cuda(void);
 /* For the benchmark (lab5_bench.c), which times each phase by CUDA events

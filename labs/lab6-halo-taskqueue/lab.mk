@@ -13,8 +13,6 @@ lab6_tq_stress_SRCS := autograder/lab6/stress/lab6_tq_stress.c
 lab6_bench_SRCS     := $(LAB_DIR)/lab6_bench.c $(LAB_DIR)/halo_mpi_log.c
 LAB_KIT_SRCS  := $(LAB_DIR)/halo_layer.c $(LAB_DIR)/backend_host.c $(LAB_DIR)/backend_cuda.c $(LAB_DIR)/halo_log.c
 
-MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
-MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 LAB_CFLAGS := -fopenmp -I$(CUDA_HOME)/include $(MPI_CFLAGS)
 LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS) -lpthread
 

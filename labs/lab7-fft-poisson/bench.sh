@@ -21,64 +21,64 @@
 #   - the radiator problem of labs 2 and 4: the direct solve against
 #     common's Jacobi run to an update norm of 1e-8.
 # Medians of BENCH_REPEATS runs after a checked warm-up. Writes
-# (the CSV's nccl lines: mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus)
-# build/bench/lab7/bench.csv and bench.png, prints the goals. A wrong result
-# prints INVALID in place of its figures and makes the benchmark exit 1.
+# build/bench/lab7/bench.csv (the nccl lines:
+# mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus; every line's
+# last column, status, is ok or why it is INVALID) and bench.png, prints the
+# goals. A wrong result, or a run that fails, shows INVALID in place of its
+# figures and makes the benchmark exit 1 (common/bench/bench_lib.sh); so
+# does a radiator solve whose residual is not small.
 #
 # Knobs: BENCH_CPU_SIZES ("32 64 128"; a larger host: "64 128 256 512"),
 # BENCH_GPU_SIZES ("64 128 256 512 1024"), BENCH_NCCL_SIZES ("256 512 1024"),
-# BENCH_RADIATOR_SIZES ("24 32"), BENCH_REPEATS (5), BENCH_BIN (programs
-# built elsewhere: a folder holding lab7_bench and fft_poisson).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-OUT=build/bench/lab7
-CPU_SIZES=${BENCH_CPU_SIZES:-"32 64 128"}
-GPU_SIZES=${BENCH_GPU_SIZES:-"64 128 256 512 1024"}
-NCCL_SIZES=${BENCH_NCCL_SIZES:-"256 512 1024"}
-RADIATOR_SIZES=${BENCH_RADIATOR_SIZES:-"24 32"}
-REPEATS=${BENCH_REPEATS:-5}
+# BENCH_RADIATOR_SIZES ("24 32"), BENCH_REPEATS (5), BENCH_QUICK=1 (small
+# sizes, one repeat: the self-test's refusal check), BENCH_OUT, BENCH_BIN
+# (programs built elsewhere: a folder holding lab7_bench and fft_poisson).
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "$0")/../../common/bench/bench_lib.sh"
+bench_setup 7
+if [ "$BENCH_QUICK" = 1 ]; then
+    q_cpu="16 32" q_gpu="32 64" q_nccl="64" q_radiator="16" q_repeats=1
+fi
+CPU_SIZES=${BENCH_CPU_SIZES:-${q_cpu:-"32 64 128"}}
+GPU_SIZES=${BENCH_GPU_SIZES:-${q_gpu:-"64 128 256 512 1024"}}
+NCCL_SIZES=${BENCH_NCCL_SIZES:-${q_nccl:-"256 512 1024"}}
+RADIATOR_SIZES=${BENCH_RADIATOR_SIZES:-${q_radiator:-"24 32"}}
+REPEATS=${BENCH_REPEATS:-${q_repeats:-5}}
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
-mkdir -p "$OUT"
 
 if [ -n "${BENCH_BIN:-}" ]; then
     bin=$BENCH_BIN
 else
-    src_args=()
-    [ -n "${SUBMISSION:-}" ] && src_args+=(SUBMISSION="$SUBMISSION")
-    [ -n "${IMPL:-}" ] && src_args+=(IMPL="$IMPL")
-    echo "building lab 7 (${SUBMISSION:-${IMPL:-skeleton}}) ..."
-    make --no-print-directory -s -f common/mk/lab.mk LAB=7 BUILD="$OUT/build" "${src_args[@]}" all >/dev/null
-    bin=$OUT/build
+    echo "building lab 7 ($BENCH_SOURCE) ..."
+    bench_build "$BENCH_OUT/build"
+    bin=$BENCH_OUT/build
 fi
-gpus=0
-command -v nvidia-smi >/dev/null 2>&1 && gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
-cpu=$(awk -F': ' '/^model name/ && !c { c = $2 } END { print c }' /proc/cpuinfo)
-echo "CPU: $cpu, $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(date -u '+%Y-%m-%d %H:%M UTC')"
+gpus=$(bench_gpu_count)
+echo "CPU: $(bench_cpu_name), $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(bench_date)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$gpus" -gt 0 ] && nvidia-smi --query-gpu=index,name --format=csv,noheader
-MPIRUN=(mpirun --oversubscribe -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+bench_mpirun NCCL_NVLS_ENABLE LD_LIBRARY_PATH
 
-csv=$OUT/bench.csv
-echo "mode,N,solve_s,transforms_s,z_s,bound_s,solve_over_bound,copy_GBs,with_copies_s" >"$csv"
-status=0
-run() { # a lab7_bench line into the CSV; INVALID or a failure marks the run
-    local line
-    if line=$("$@" 2>&1 | tail -1) && ! [[ $line == *INVALID* ]]; then
-        echo "$line" >>"$csv"
-    else
-        echo "$line" | tee -a "$csv" >&2
-        status=1
-    fi
+csv=$BENCH_OUT/bench.csv
+echo "mode,N,solve_s,transforms_s,z_s,bound_s,solve_over_bound,copy_GBs,with_copies_s,status" >"$csv"
+# run MODE N CMD...: lab7_bench's last line into the CSV; a run that stops
+# without one gets an INVALID (failed) row
+run() {
+    local mode=$1 n=$2 out line
+    shift 2
+    out=$("$@" 2>&1) || true
+    line=$(printf '%s\n' "$out" | awk -F, -v m="$mode" -v n="$n" '$1 == m && $2 == n { l = $0 } END { print l }')
+    [ -n "$line" ] || { printf '%s\n' "$out" >&2; line="$mode,$n,-,-,-,-,-,-,-,INVALID (failed)"; }
+    echo "$line" >>"$csv"
 }
-for n in $CPU_SIZES; do run "$bin/lab7_bench" cpu "$n" "$REPEATS"; done
+for n in $CPU_SIZES; do run cpu "$n" "$bin/lab7_bench" cpu "$n" "$REPEATS"; done
 if [ "$gpus" -ge 1 ]; then
-    for n in $GPU_SIZES; do run "$bin/lab7_bench" gpu "$n" "$REPEATS"; done
+    for n in $GPU_SIZES; do run gpu "$n" "$bin/lab7_bench" gpu "$n" "$REPEATS"; done
 fi
 if [ "$gpus" -ge 2 ]; then
     for n in $NCCL_SIZES; do
-        run "${MPIRUN[@]}" -np 1 "$bin/lab7_bench" nccl "$n" "$REPEATS"
-        run "${MPIRUN[@]}" -np 2 "$bin/lab7_bench" nccl "$n" "$REPEATS"
+        run nccl "$n" "${BENCH_MPIRUN[@]}" -np 1 "$bin/lab7_bench" nccl "$n" "$REPEATS"
+        run nccl "$n" "${BENCH_MPIRUN[@]}" -np 2 "$bin/lab7_bench" nccl "$n" "$REPEATS"
     done
 fi
 # The CSV as aligned columns (awk, not column(1): some hosts lack it)
@@ -87,7 +87,8 @@ awk -F, '{ for (i = 1; i <= NF; i++) { cell[NR, i] = $i; if (length($i) > w[i]) 
 
 echo
 echo "goals (measured in this run):"
-awk -F, '$1 == "cpu" && $3 ~ /^[0-9]/ { printf "  CPU N=%-5d solve %.4f s = %.2fx FFTW alone (goal <= 1.5x); transforms %.0f%%, z stage %.0f%% of the solve\n", $2, $3, $7, 100 * $4 / $3, 100 * $5 / $3 }
+awk -F, '$10 != "ok" { next }
+     $1 == "cpu" && $3 ~ /^[0-9]/ { printf "  CPU N=%-5d solve %.4f s = %.2fx FFTW alone (goal <= 1.5x); transforms %.0f%%, z stage %.0f%% of the solve\n", $2, $3, $7, 100 * $4 / $3, 100 * $5 / $3 }
      $1 == "gpu" && $3 ~ /^[0-9]/ { pass = $6 + 16 * 8 * $2 * $2 * $2 / ($8 * 1e9) # cuFFT alone + 4 transforms x 2 passes x (read + write)
                                     printf "  GPU N=%-5d solve on the device %.5f s = %.2fx cuFFT alone; transforms %.5f s = %.0f%% of their pass bound %.5f s (goal >= 80%%); %.1f Gcells/s; device copy %.0f GB/s; with host copies %.4f s\n", $2, $3, $7, $4, 100 * pass / $4, pass, $2 * $2 * $2 / $3 / 1e9, $8, $9 }
      $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; transposes %s s; NCCL all-to-all of the same bytes x4 %.5f s", $2, $6, $3, $4, $5
@@ -98,9 +99,18 @@ awk -F, '$1 == "cpu" && $3 ~ /^[0-9]/ { printf "  CPU N=%-5d solve %.4f s = %.2f
 
 echo
 echo "the radiator problem of labs 2 and 4 (common/poisson.h), direct against Jacobi:"
-for n in $RADIATOR_SIZES; do "$bin/fft_poisson" radiator "$n" | sed 's/^/  /'; done
+radiator=$BENCH_OUT/radiator.csv
+echo "N,status" >"$radiator"
+for n in $RADIATOR_SIZES; do
+    # it checks its residual, says why a result is INVALID and exits 1
+    if out=$("$bin/fft_poisson" radiator "$n" 2>&1); then st=ok; else st="INVALID (failed)"; fi
+    printf '%s\n' "$out" | sed 's/^/  /'
+    echo "$n,$st" >>"$radiator"
+done
 
-if command -v gnuplot >/dev/null 2>&1 && grep -q '^cpu,[0-9]*,[0-9]' "$csv"; then
-    gnuplot -e "csv='$csv'; out='$OUT/bench.png'" labs/lab7-fft-poisson/bench.gp && echo "plot: $OUT/bench.png"
+awk -F, 'NR == 1 || $10 == "ok"' "$csv" >"$BENCH_OUT/plotted.csv"
+if command -v gnuplot >/dev/null 2>&1 && grep -q '^cpu,' "$BENCH_OUT/plotted.csv"; then
+    gnuplot -e "csv='$BENCH_OUT/plotted.csv'; out='$BENCH_OUT/bench.png'" labs/lab7-fft-poisson/bench.gp 2>"$BENCH_OUT/gnuplot.log" &&
+        echo "plot: $BENCH_OUT/bench.png (INVALID rows left out)"
 fi
-exit $status
+bench_finish "$csv" "$radiator"

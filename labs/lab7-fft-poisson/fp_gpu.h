@@ -63,7 +63,7 @@ int fp_solve_cuda(const fp_grid *g, double *f);
  * (NCCL has no all-to-all) on comm, whose rank r*pc + c is the process-grid
  * place (r, c) of fft_poisson.h. a: this rank's x pencil of f (host
  * memory) on entry, of u on return. The caller set the device and made
- * comm and stream (nccl_world.h of lab 4). Every rank returns the same
+ * comm and stream (common/nccl/nccl_world.h). Every rank returns the same
  * value: 0, or -1 on a bad grid or a zero pivot. */
 int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, cudaStream_t stream, double *a);
 

@@ -17,8 +17,13 @@
  *
  * The problem: N^3 cells, x Dirichlet, y Neumann, z Dirichlet, random f.
  * Before any figure, the result's residual max|L u - f|/max|f| must be
- * below 1e-10; otherwise the line says INVALID and the program exits 1.
- * Times are medians of REPEATS runs after a warm-up (the checked run). */
+ * below 1e-10; otherwise the line says INVALID (why) in its last column,
+ * status, where a right one says ok, and the program exits 1 (common/bench's
+ * rule). Every line has the same ten columns (bench.sh's CSV header):
+ *   mode,N,solve_s,transforms_s,z_s,bound_s,solve_over_bound,copy_GBs,with_copies_s,status
+ * the nccl lines with their own figures in columns 3-6 (above) and none
+ * in 7-9. Times are medians of REPEATS runs after a warm-up (the checked
+ * run). */
 #include <cufft.h>
 #include <nccl.h>
 
@@ -30,26 +35,24 @@
 #include <fftw3.h>
 
 #include "alloc.h"
+#include "bench/bench_check.h"
 #include "cli.h"
 #include "cuda_check.h"
 #include "fp_gpu.h"
 #include "mpi_check.h"
-#include "nccl_world.h"
+#include "nccl_check.h"
+#include "nccl/nccl_world.h"
 #include "random.h"
 #include "timer.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *t, int n)
-{
-    qsort(t, n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
-
 static fp_grid bench_grid(int N) { return (fp_grid){{N, N, N}, {1.0, 1.0, 1.0}, {FP_D, FP_N, FP_D}}; }
+
+/* The line of a run that did not give a result to check. */
+static int failed(const char *mode, int N, const char *why)
+{
+    printf("%s,%d,-,-,-,-,-,-,-,INVALID (failed: %s)\n", mode, N, why);
+    return 1;
+}
 
 /* Residual check of a whole-grid solution; prints INVALID and returns 1 if wrong. */
 static int invalid(const char *mode, int N, const fp_grid *g, const double *u, const double *f)
@@ -57,7 +60,7 @@ static int invalid(const char *mode, int N, const fp_grid *g, const double *u, c
     double r = fp_residual(g, u, f);
     if (r < 1e-10)
         return 0;
-    printf("%s,%d,INVALID (residual %.3g >= 1e-10)\n", mode, N, r);
+    printf("%s,%d,-,-,-,-,-,-,-,INVALID (residual %.3g >= 1e-10)\n", mode, N, r);
     return 1;
 }
 
@@ -69,7 +72,9 @@ static int run_cpu(int N, int reps)
     double *f = kit_alloc_doubles(n), *a = kit_alloc_doubles(n);
     kit_fill_real(f, n, -1.0, 1.0, 7);
     memcpy(a, f, n * sizeof *a);
-    if (fp_solve_serial(&g, a) != 0 || invalid("cpu", N, &g, a, f))
+    if (fp_solve_serial(&g, a) != 0)
+        return failed("cpu", N, "fp_solve_serial returned an error");
+    if (invalid("cpu", N, &g, a, f))
         return 1;
     double *ts = malloc(reps * sizeof *ts), *tt = malloc(reps * sizeof *tt), *tz = malloc(reps * sizeof *tz),
            *tf = malloc(reps * sizeof *tf);
@@ -103,9 +108,9 @@ static int run_cpu(int N, int reps)
         fftw_execute(plans[0][0]), fftw_execute(plans[1][0]), fftw_execute(plans[1][1]), fftw_execute(plans[0][1]);
         tf[r] = wall_time() - t0;
     }
-    double s = median(ts, reps), t = median(tt, reps), z = median(tz, reps), w = median(tf, reps);
+    double s = bench_median(ts, reps), t = bench_median(tt, reps), z = bench_median(tz, reps), w = bench_median(tf, reps);
     /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound */
-    printf("cpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f\n", N, s, t, z, w, s / w);
+    printf("cpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,-,-,ok\n", N, s, t, z, w, s / w);
     for (int ax = 0; ax < 2; ax++)
         for (int inv = 0; inv < 2; inv++)
             fftw_destroy_plan(plans[ax][inv]);
@@ -138,7 +143,9 @@ static int run_gpu(int N, int reps)
            *tz = malloc(reps * sizeof *tz), *tc = malloc(reps * sizeof *tc), *tb = malloc(reps * sizeof *tb);
     /* 1. fp_solve_cuda with its copies; the first run is the checked warm-up */
     memcpy(u, f, bytes);
-    if (fp_solve_cuda(&g, u) != 0 || invalid("gpu", N, &g, u, f))
+    if (fp_solve_cuda(&g, u) != 0)
+        return failed("gpu", N, "fp_solve_cuda returned an error");
+    if (invalid("gpu", N, &g, u, f))
         return 1;
     for (int r = 0; r < reps; r++) {
         memcpy(u, f, bytes);
@@ -155,7 +162,7 @@ static int run_gpu(int N, int reps)
     CUDA_CHECK(cudaMemcpy(d_src, f, bytes, cudaMemcpyHostToDevice));
     fp_gpu *gpu = fp_gpu_create(&g, all, st);
     if (!gpu)
-        return 1;
+        return failed("gpu", N, "fp_gpu_create returned NULL");
     cudaEvent_t e[4];
     for (int i = 0; i < 4; i++)
         CUDA_CHECK(cudaEventCreate(&e[i]));
@@ -201,10 +208,10 @@ static int run_gpu(int N, int reps)
         CUDA_CHECK(cudaEventRecord(e[1], st));
         tb[r] = event_ms(e[0], e[1]);
     }
-    double s = median(ts, reps), t = median(tt, reps), z = median(tz, reps), c = median(tc, reps);
-    double copy_gbs = 2.0 * bytes / median(tb, reps) / 1e9;
+    double s = bench_median(ts, reps), t = bench_median(tt, reps), z = bench_median(tz, reps), c = bench_median(tc, reps);
+    double copy_gbs = 2.0 * bytes / bench_median(tb, reps) / 1e9;
     /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound,copy_GB/s,with_copies_s */
-    printf("gpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.1f,%.6f\n", N, s, t, z, c, s / c, copy_gbs, median(tw, reps));
+    printf("gpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.1f,%.6f,ok\n", N, s, t, z, c, s / c, copy_gbs, bench_median(tw, reps));
     CUFFT_CHECK(cufftDestroy(fw));
     CUFFT_CHECK(cufftDestroy(bw));
     void *buffers[3] = {d_u, d_src, d_c};
@@ -237,7 +244,8 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
                    (size_t)N * sizeof *a);
     double *a0 = kit_alloc_doubles(cells);
     memcpy(a0, a, cells * sizeof *a);
-    int bad = fp_solve_nccl(&g, pr, pc, w.comm, w.stream, a) != 0;
+    int bad = fp_solve_nccl(&g, pr, pc, w.comm, w.stream, a) != 0, solved = !bad;
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &solved, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
     /* gather u on rank 0 (pencils are y slabs of equal size: plain Gather, then reorder) */
     double *all = w.rank == 0 ? kit_alloc_doubles(n) : NULL;
     MPI_CHECK(MPI_Gather(a, (int)cells, MPI_DOUBLE, all, (int)cells, MPI_DOUBLE, 0, MPI_COMM_WORLD));
@@ -249,7 +257,10 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
                     memcpy(u + fp_index(&g, 0, bq.lo[1] + j, k),
                            all + (size_t)q * cells + (size_t)N * ((size_t)j + (size_t)bq.n[1] * k), (size_t)N * sizeof *u);
         }
-        bad |= invalid("nccl", N, &g, u, f);
+        if (!solved)
+            bad = failed("nccl", N, "fp_solve_nccl returned an error");
+        else
+            bad |= invalid("nccl", N, &g, u, f);
         kit_free(all);
     }
     MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
@@ -285,12 +296,12 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
         tx[r] = wall_time() - t0;
     }
     /* mode,N,solve_with_copies_s,transposes_s,alltoall_x4_s,gpus (rank 0's) */
-    double x4 = median(tx, reps), tr = median(tp, reps);
+    double x4 = bench_median(tx, reps), tr = bench_median(tp, reps);
     char trs[32] = "-";
     if (tr >= 0.0)
         snprintf(trs, sizeof trs, "%.6f", tr);
     if (w.rank == 0)
-        printf("nccl,%d,%.6f,%s,%.6f,%d\n", N, median(ts, reps), trs, x4, w.size);
+        printf("nccl,%d,%.6f,%s,%.6f,%d,-,-,-,ok\n", N, bench_median(ts, reps), trs, x4, w.size);
     void *buffers[2] = {d_s, d_r};
     for (int i = 0; i < 2; i++)
         CUDA_CHECK(cudaFree(buffers[i]));

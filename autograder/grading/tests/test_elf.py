@@ -59,6 +59,16 @@ class Elf(unittest.TestCase):
         self.assertEqual(elf.unsafe_symbols(obj, {"clean", "free"}), ["clean"])
 
 
+def cuda_arch():
+    """The kit's GPU target: common/mk/config.mk's CUDA_ARCH (the
+    environment's CUDA_ARCH wins, as it does for make)."""
+    kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/config.mk",
+                          "--eval", "print: ; @echo $(CUDA_ARCH)", "print"],
+                         cwd=kit, capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
 def nvcc():
     for c in (shutil.which("nvcc"), os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")):
         if c and os.access(c, os.X_OK):
@@ -78,7 +88,7 @@ class NvccObject(unittest.TestCase):
             with open(src, "w") as f:
                 f.write("__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
                         "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n")
-            subprocess.run([nvcc(), "-arch=sm_90", "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
+            subprocess.run([nvcc(), f"-arch={cuda_arch()}", "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
                             "-Xcompiler", "-fdata-sections", "-c", src, "-o", obj], check=True)
             o = elf.ObjectFile(obj)
             self.assertEqual(elf.startup_code(o, from_cu=True), [])

@@ -28,7 +28,7 @@
 #include "lab5_record.h"
 #include "lab5_watchdog.h"
 #include "wave_mpi.h"
-#include "lab5/wave_serial.h"
+#include "wave_serial.h"
 
 static int rank, np, order_checks, watchdog_s;
 static const dev_backend *base;

@@ -21,7 +21,7 @@
 #include "alloc.h"
 #include "fp_gpu.h"
 #include "fp_mpi.h"
-#include "nccl_world.h"
+#include "nccl/nccl_world.h"
 #include "mpi_check.h"
 #include "random.h"
 
@@ -236,7 +236,7 @@ static int run_case(const char *spec, const nccl_world *world)
 
 int main(int argc, char **argv)
 {
-    /* NCCL cases need one GPU per rank, bound by lab 4's nccl_world */
+    /* NCCL cases need one GPU per rank, bound by common/nccl/nccl_world */
     int gpus = 0;
     for (int i = 1; i < argc; i++)
         gpus |= !strncmp(argv[i], "nccl:", 5);

@@ -19,7 +19,7 @@ static cudaMemcpyKind cuda_kind(dev_copy_kind kind)
 static cudaStream_t stream_of(int stream)
 {
     if (stream < 0 || stream >= DEV_STREAMS) {
-        fprintf(stderr, "device_cuda: there is no stream %d (0 .. %d)\n", stream, DEV_STREAMS - 1);
+        fprintf(stderr, "backend_cuda: there is no stream %d (0 .. %d)\n", stream, DEV_STREAMS - 1);
         exit(1);
     }
     return streams[stream];

@@ -1,14 +1,17 @@
-/* The NCCL stage's world: one MPI rank per GPU, set up by the kit.
+/* An NCCL world: one MPI rank per GPU, set up by the kit (labs 4 and 7;
+ * a lab that uses it lists common/nccl/nccl_world.c in its LAB_KIT_SRCS:
+ * it is not in every lab's common archive, which holds no MPI code).
  *
  * nccl_world_init() initialises MPI, binds the rank to a GPU (its rank among
  * the ranks of its host, modulo the host's GPUs), creates one NCCL
  * communicator over all ranks (rank 0 makes the unique id, MPI broadcasts
- * it) and a stream for it. The student's jacobi_nccl() uses comm and stream;
+ * it) and a stream for it. The student's code (lab 4's jacobi_nccl(), lab
+ * 7's fp_solve_nccl()) uses comm and stream;
  * MPI stays in the kit (nccl_world.c), so the .cu file needs no MPI header.
  * NCCL's NVLink multicast is switched off (NCCL_NVLS_ENABLE=0) before the
  * communicator exists. */
-#ifndef LAB4_NCCL_WORLD_H
-#define LAB4_NCCL_WORLD_H
+#ifndef KIT_NCCL_WORLD_H
+#define KIT_NCCL_WORLD_H
 
 #include <nccl.h>
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 /* Lab 5: the kit's serial reference, what every result is compared with
- * bit for bit. Written apart from any stage: the whole grid in one array
+ * bit for bit (given code: the tests and the benchmark use it). Written apart from any stage: the whole grid in one array
  * padded with 4 zero planes at each end in z, three time levels, no
  * regions, no halos, no in-place trick. */
 #ifndef LAB5_WAVE_SERIAL_H

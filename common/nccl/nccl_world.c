@@ -1,12 +1,13 @@
 /* The kit's MPI side of the NCCL stage: set-up, gather, barrier. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
-#include "nccl_world.h"
+#include "nccl/nccl_world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cuda_check.h"
 #include "mpi_check.h"
+#include "nccl_check.h"
 
 int nccl_world_init(int *argc, char ***argv, nccl_world *world)
 {
