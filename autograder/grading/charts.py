@@ -15,11 +15,11 @@ def bars_png(path, centres, heights, width, title, xlabel, ylabel, marks=(), xra
         data = path + ".dat"
         with open(data, "w") as f:
             f.writelines(f"{x:g} {h:g}\n" for x, h in zip(centres, heights))
-        lines = "".join(f"set arrow from {x:g}, graph 0 to {x:g}, graph 1 nohead lw 2 lc rgb '#40a040'\n"
-                        f"set label '{label}' at {x:g}, graph 0.95 offset 0.5,0 tc rgb '#40a040'\n"
-                        for label, x in marks)
-        script = (f"set terminal png size 800,450\nset output '{tmp}'\nset title '{title}'\n"
-                  f"set xlabel '{xlabel}'\nset ylabel '{ylabel}'\nset style fill solid 0.6\n"
+        lines = "".join(f"set arrow from {x:g}, graph 0 to {x:g}, graph 1 nohead front lw 2 lc rgb '#40a040'\n"
+                        f"set label '{label}' at {x:g}, graph {0.95 - 0.07 * i:g} offset 0.5,0 tc rgb '#40a040' front "
+                        "noenhanced\n" for i, (label, x) in enumerate(marks))
+        script = (f"set terminal png size 800,450\nset output '{tmp}'\nset title '{title}' noenhanced\n"
+                  f"set xlabel '{xlabel}' noenhanced\nset ylabel '{ylabel}'\nset style fill solid 0.6\n"
                   f"set boxwidth {width:g}\nset yrange [0:*]\nunset key\n{lines}"
                   + (f"set xrange [{xrange[0]:g}:{xrange[1]:g}]\n" if xrange else "")
                   + f"plot '{data}' using 1:2 with boxes lc rgb '#3070c0'\n")
@@ -36,9 +36,9 @@ def bars_png(path, centres, heights, width, title, xlabel, ylabel, marks=(), xra
             return "neither gnuplot nor matplotlib is installed here"
         fig, ax = pyplot.subplots(figsize=(8, 4.5))
         ax.bar(list(centres), list(heights), width=width, color="#3070c0", alpha=0.8)
-        for label, x in marks:
+        for i, (label, x) in enumerate(marks):
             ax.axvline(x, color="#40a040", linewidth=2)
-            ax.annotate(label, (x, 0.95), xycoords=("data", "axes fraction"), color="#40a040")
+            ax.annotate(label, (x, 0.95 - 0.07 * i), xycoords=("data", "axes fraction"), color="#40a040")
         if xrange:
             ax.set_xlim(*xrange)
         ax.set(title=title, xlabel=xlabel, ylabel=ylabel)

@@ -220,3 +220,19 @@ def write_class_page(out, leaderboard=True, similarity=None):
     path = os.path.join(out, PAGE)
     write_atomic(path, "\n".join(parts))
     return path
+
+
+def main(argv=None):
+    """python3 -m grading.classpage OUT [--similarity DIR] [--no-leaderboard]:
+    the page again, e.g. once `make similarity` has run."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python3 -m grading.classpage", description=main.__doc__)
+    ap.add_argument("out", help="the grader's output folder (gradebook.csv, students/)")
+    ap.add_argument("--similarity", help="the similarity report's folder [build/similarity/labN]")
+    ap.add_argument("--no-leaderboard", action="store_true", help="no anonymised leaderboard")
+    args = ap.parse_args(argv)
+    print(write_class_page(args.out, not args.no_leaderboard, args.similarity))
+
+
+if __name__ == "__main__":
+    main()
