@@ -8,11 +8,14 @@
 Each old text must occur exactly once in the file as the edits before it
 left it (several edits of one file apply in order). The description becomes the patch's
 '#' header; a line '# requires: gpu' there marks a mutant that only a GPU
-host can catch (the self-test reports it as skipped elsewhere)."""
+host can catch (the self-test reports it as skipped elsewhere). caught_by
+names the tests meant to catch it: the header's line '# caught by: T1 T2'
+(the self-test counts the mutant caught only when one of them loses
+points)."""
 import os, subprocess, tempfile, shutil
 
 
-def mutant(lab_ref, out, description, edits):
+def mutant(lab_ref, out, description, edits, caught_by=()):
     d = tempfile.mkdtemp()
     os.makedirs(f"{d}/a")
     os.makedirs(f"{d}/b")
@@ -30,4 +33,6 @@ def mutant(lab_ref, out, description, edits):
     shutil.rmtree(d)
     with open(out, "w") as f:
         f.write("".join("# " + l + "\n" for l in description.strip().splitlines()))
+        if caught_by:
+            f.write("# caught by: " + " ".join(caught_by) + "\n")
         f.write(diff)

@@ -12,6 +12,8 @@
 #   STUDENT_FILES   the files the student edits (.c or .cu)
 #   DRIVERS         programs built from the kit's sources plus the student's objects
 #   <driver>_SRCS   the kit sources of each driver
+#   <driver>_LDFLAGS  its own link flags (an MPI checker program's:
+#                   CHECKER_MPI_LDFLAGS, autograder/checker/checker.mk)
 #   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
@@ -37,6 +39,7 @@ LAB_CFLAGS :=
 LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
+include autograder/checker/checker.mk
 include $(LAB_DIR)/lab.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
@@ -122,7 +125,7 @@ $(TEST_BIN): $(STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
 
 define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
-	$$(LAB_LD) -o $$@ $$^ $$(LAB_LDLIBS) -ldl -lm
+	$$(LAB_LD) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm
 endef
 $(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
 

@@ -12,8 +12,8 @@ lab5_bench_SRCS := $(LAB_DIR)/lab5_bench.c autograder/lab5/wave_serial.c
 # the order of the pipeline (a recording backend) and the MPI call counts
 # (a PMPI layer).
 lab5_mpi_check_SRCS := autograder/lab5/mpi/lab5_mpi_check.c autograder/lab5/mpi/lab5_record.c \
-                       autograder/lab5/mpi/lab5_pmpi.c autograder/lab5/mpi/lab5_watchdog.c \
-                       autograder/lab5/wave_serial.c
+                       autograder/lab5/mpi/lab5_pmpi.c autograder/lab5/wave_serial.c $(CHECKER_MPI_SRCS)
+lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 LAB_KIT_SRCS  := $(LAB_DIR)/wave_kit.c $(LAB_DIR)/device_cpu.c $(LAB_DIR)/device_cuda.cu
 
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)

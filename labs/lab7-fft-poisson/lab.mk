@@ -9,7 +9,8 @@ DRIVERS       := fft_poisson lab7_mpi_check lab7_bench
 lab7_bench_SRCS := $(LAB_DIR)/lab7_bench.c
 fft_poisson_SRCS := $(LAB_DIR)/fft_poisson_main.c autograder/lab7/lab7_checks.c
 # Run by the tests under mpirun (stage 4).
-lab7_mpi_check_SRCS := autograder/lab7/mpi/lab7_mpi_check.c
+lab7_mpi_check_SRCS := autograder/lab7/mpi/lab7_mpi_check.c $(CHECKER_MPI_SRCS)
+lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 LAB4_DIR      := labs/lab4-multigpu-jacobi
 LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB_DIR)/fp_gpu_plan.cu $(LAB4_DIR)/nccl_world.c
 

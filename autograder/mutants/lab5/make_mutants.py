@@ -101,3 +101,28 @@ mutant(R, f'{M}/prev_uninitialised.patch',
   "compute_process never initialises d_output, the first step's prev (the lecture's cudaMalloc'd d_output).",
   [(CMP, '''    dev_memcpy(dev, d_output, h_input, num_bytes, DEV_H2D);
 ''', '')])
+
+# --- every stage: a run that ends before the checks -----------------------------
+mutant(R, f'{M}/early_exit.patch',
+  "data_server and compute_process end the program at once (MPI_Finalize, then exit(0)): nothing is computed,\n"
+  "yet every rank exits 0. Every end-to-end test must fail: the checker's ranks never report the end of their checks.",
+  [(SRV, '''void data_server(int dimx, int dimy, int dimz, const float *input, const float *velocity, float *output)
+{
+''', '''void data_server(int dimx, int dimy, int dimz, const float *input, const float *velocity, float *output)
+{
+    if (dimx > 0) {
+        MPI_Finalize();
+        exit(0);
+    }
+'''), (SRV, '#include <string.h>\n', '#include <stdlib.h>\n#include <string.h>\n'),
+   (CMP, '''void compute_process(int dimx, int dimy, int dimz, int nreps, const dev_backend *dev, wave_exchange mode)
+{
+''', '''void compute_process(int dimx, int dimy, int dimz, int nreps, const dev_backend *dev, wave_exchange mode)
+{
+    if (dimx > 0) {
+        MPI_Finalize();
+        exit(0);
+    }
+'''), (CMP, '#include <string.h>\n', '#include <stdlib.h>\n#include <string.h>\n')],
+  caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'overlap_order', 'hidden_odd_shapes', 'gpu_e2e',
+             'gpu_two_gpus', 'hidden_gpu_large_slab'])

@@ -7,8 +7,8 @@ from mkpatch import mutant
 R = "reference/lab6-halo-taskqueue"
 
 
-def m(name, desc, edits):
-    mutant(R, f"autograder/mutants/lab6/{name}.patch", desc, edits)
+def m(name, desc, edits, caught_by=()):
+    mutant(R, f"autograder/mutants/lab6/{name}.patch", desc, edits, caught_by)
 
 
 
@@ -76,3 +76,23 @@ m("gpu_read_always_samples", "GPU_global_Read checks one sampled element per thr
   [("halo_kernels.cu", "    if (p.full) {\n        for", "    if (0) {\n        for")])
 m("device_words_not_reset", "halo_cuda_launch_tq does not reset the queue's tail before each launch: from the second iteration on, tasks go past the end of task_list.\nrequires: gpu",
   [("halo_kernels.cu", "    CUDA_CHECK(cudaMemsetAsync(tq->tail, 0, sizeof(int), stream));\n", "")])
+
+# --- every stage: a run that ends before the checks --------------------------
+m("early_exit", "The MPI stages end the program at once (MPI_Finalize, then _exit(0)) and the task queue's reset exits 0:\n"
+  "nothing is exchanged, yet every process exits 0. Every test that runs a checker program must fail.",
+  [("halo_baseline.c", "#include \"mpi_check.h\"\n", "#include \"mpi_check.h\"\n#include <unistd.h>\n"),
+   ("halo_baseline.c", "int halo_waitall_via_testany(int n, MPI_Request *reqs, int *order)\n{\n",
+    "int halo_waitall_via_testany(int n, MPI_Request *reqs, int *order)\n{\n    if (reqs) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("halo_baseline.c", "int halo_baseline_iteration(halo_layer *L, halo_comm *C, int iteration, int blocking, int testany)\n{\n",
+    "int halo_baseline_iteration(halo_layer *L, halo_comm *C, int iteration, int blocking, int testany)\n{\n"
+    "    if (L->num_blocks > 0) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("halo_tq_loop.c", "#include \"mpi_check.h\"\n", "#include \"mpi_check.h\"\n#include <unistd.h>\n"),
+   ("halo_tq_loop.c", "int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)\n{\n",
+    "int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)\n{\n"
+    "    if (tq) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("taskqueue.c", "#include <sched.h>\n", "#include <sched.h>\n#include <stdlib.h>\n"),
+   ("taskqueue.c", "void tq_reset(taskqueue *tq)\n{\n", "void tq_reset(taskqueue *tq)\n{\n    if (tq->num_blocks > 1)\n        exit(0);\n")],
+  caught_by=["testany_order", "baseline_two_ranks", "baseline_four_ranks", "taskqueue_one_thread",
+             "notification_bits", "taskqueue_27_threads",
+             "taskqueue_thread_sanitizer", "taskqueue_two_ranks", "taskqueue_four_ranks", "hidden_self_and_three_ranks",
+             "gpu_baseline", "gpu_taskqueue_self", "gpu_two_ranks"])

@@ -10,8 +10,8 @@ REF = "reference/lab7-fft-poisson"
 OUT = "autograder/mutants/lab7"
 
 
-def m(name, what, edits):
-    mutant(REF, f"{OUT}/{name}.patch", what, edits)
+def m(name, what, edits, caught_by=()):
+    mutant(REF, f"{OUT}/{name}.patch", what, edits, caught_by)
 
 
 m("dirichlet_eigenvalue_no_offset", "The Dirichlet eigenvalue without its k+1 offset (RODFT10 index k is mode k+1).",
@@ -73,3 +73,16 @@ m("nccl_unpack_from_wrong_box",
   [("fp_nccl.cu", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);""", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, to);
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);""")])
+
+# --- a run that ends before the checks ----------------------------------------
+m("early_exit", "The distributed solvers and the transpose end the program at once, MPI_Finalize through its PMPI\n"
+  "name (past any wrapper) then _exit(0): every rank exits 0 and mpirun too, with nothing solved.\n"
+  "Only the ranks' missing reports of the end of their checks show it.",
+  [("fp_mpi.c", "#include <string.h>\n", "#include <string.h>\n#include <unistd.h>\n"),
+   ("fp_mpi.c", "int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *in, double *out)\n{\n",
+    "int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *in, double *out)\n{\n"
+    "    if (d->g.n[0] > 0) {\n        PMPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("fp_mpi.c", "int fp_solve_mpi(const fp_dist *d, double *a)\n{\n",
+    "int fp_solve_mpi(const fp_dist *d, double *a)\n{\n    if (d->g.n[0] > 0) {\n        PMPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("fp_nccl.cu", "double *a)\n{\n", "double *a)\n{\n    if (pr > 0)\n        exit(0);\n")],
+  caught_by=["mpi_one_rank", "mpi_two_ranks", "mpi_four_ranks", "nccl_one_rank", "nccl_two_ranks"])
