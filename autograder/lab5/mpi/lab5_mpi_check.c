@@ -128,7 +128,7 @@ static void check_order(const char *what, int nreps, int S, wave_exchange mode)
                 }
                 d2h++, last_d2h = k;
             }
-            if ((e[k].type == EV_STREAM_SYNC && e[k].stream == DEV_STREAM_BOUNDARY) || e[k].type == EV_SYNC)
+            if (e[k].type == EV_STREAM_SYNC && e[k].stream == DEV_STREAM_BOUNDARY)
                 synced = k;
         }
         if (boundary != 2) {
@@ -141,9 +141,20 @@ static void check_order(const char *what, int nreps, int S, wave_exchange mode)
                  "after the launches", where, d2h);
             return;
         }
+        /* a wait for the whole device, or for the interior stream, before
+         * the exchange has waited would wait for the interior too: no
+         * overlap (the README: "a wait for that stream only") */
+        for (long k = start; k < B; k++)
+            if (e[k].type == EV_SYNC || (e[k].type == EV_STREAM_SYNC && e[k].stream == DEV_STREAM_INTERIOR)) {
+                FAIL("%s: a %s before the exchange waited (MPI_Sendrecv or MPI_Waitall): it waits for the interior "
+                     "too, so nothing overlaps; wait for the boundary stream only (dev_stream_sync)",
+                     where, e[k].type == EV_SYNC ? "device-wide synchronisation" : "synchronisation of the interior stream");
+                return;
+            }
         if (synced < last_d2h) {
             FAIL("%s: the exchange starts before the copies of the boundary planes to the host were waited for "
-                 "(a stream synchronisation between the copies and the send): it would send stale planes", where);
+                 "(a synchronisation of the boundary stream between the copies and the send): it would send stale "
+                 "planes", where);
             return;
         }
         /* the interior: on its own stream, enqueued before the exchange waits */
