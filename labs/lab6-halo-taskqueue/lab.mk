@@ -25,7 +25,14 @@ LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS) -lpthread
 # where it can: GCC 12-13's TSan stops at start-up on kernels that
 # randomise with 32 bits (vm.mmap_rnd_bits = 32, e.g. Ubuntu 24.04's).
 TSAN_BIN := $(BUILD)/lab6_tq_stress_tsan
-EXTRA_TARGETS := $(TSAN_BIN)
+# The memory orders your taskqueue.c asks for, read as it runs: built with
+# autograder/lab6/orders/tq_order_probe.h, which logs every C11 atomic.
+ORDERS_BIN := $(BUILD)/lab6_tq_orders
+EXTRA_TARGETS := $(TSAN_BIN) $(ORDERS_BIN)
+$(ORDERS_BIN): $(BUILD)/student/taskqueue.c autograder/lab6/orders/lab6_tq_orders.c $(CHECKER_SRCS) \
+               autograder/lab6/orders/tq_order_probe.h $(LAB_DIR)/halo6.h
+	$(CC) $(CSTD) -O1 $(WARN) -I$(LAB_DIR) -Icommon -Iautograder -Iautograder/lab6/orders \
+	    -include autograder/lab6/orders/tq_order_probe.h $(filter %.c,$^) -o $@
 $(TSAN_BIN).bin: $(BUILD)/student/taskqueue.c autograder/lab6/stress/lab6_tq_stress.c $(CHECKER_SRCS) $(LAB_DIR)/halo6.h
 	$(CC) $(CSTD) -O1 -g -fsanitize=thread $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(filter %.c,$^) -o $@ -lpthread
 $(TSAN_BIN): $(TSAN_BIN).bin
