@@ -57,6 +57,22 @@ mutant(R, f'{M}/cpu_shared_row_buffer.patch',
 """)],
   caught_by=['stencil_threads'])
 
+mutant(R, f'{M}/gpu_index_32_bit.patch',
+  "the CUDA kernel computes its point index in int: right until a region passes 2^31 points.\n"
+  "hidden_gpu_large_slab's 537 M points stay below; hidden_gpu_index_past_2_31 writes plane 4 of 32768 x 16384 x 9.\n"
+  "requires: gpu",
+  [(GPU, 'size_t n = (size_t)x + (size_t)dimx * ((size_t)y + (size_t)dimy * z0);',
+         'int n = x + dimx * (y + dimy * z0);')],
+  caught_by=['hidden_gpu_index_past_2_31'])
+mutant(R, f'{M}/gpu_missing_syncthreads.patch',
+  "the CUDA kernel reads its shared-memory tile without a __syncthreads() after the threads wrote it:\n"
+  "a thread reads neighbours that other warps have not stored yet.\nrequires: gpu",
+  [(GPU, '''        __syncthreads();
+
+        /* the next plane's loads''', '''
+        /* the next plane's loads''')],
+  caught_by=['gpu_delta', 'gpu_composition', 'gpu_e2e', 'hidden_gpu_odd_regions'])
+
 # --- stage 3: the server ------------------------------------------------------
 mutant(R, f'{M}/plan_internal_gets_one_halo.patch',
   "distribution_plan gives an internal rank only its left halo (S + 4 planes), like an edge rank.",

@@ -77,6 +77,14 @@ m("gpu_read_always_samples", "GPU_global_Read checks one sampled element per thr
 m("device_words_not_reset", "halo_cuda_launch_tq does not reset the queue's tail before each launch: from the second iteration on, tasks go past the end of task_list.\nrequires: gpu",
   [("halo_kernels.cu", "    CUDA_CHECK(cudaMemsetAsync(tq->tail, 0, sizeof(int), stream));\n", "")])
 
+m("gpu_flag_spin_hoisted", "The kernel's wait for the CPU's notification spins on a plain load of request[b] with an empty body:\n"
+  "the compiler may keep the first value in a register (nvcc -O3's PTX: one load, then a branch to itself), so the\n"
+  "block never sees the bit and the iteration hangs.\nrequires: gpu",
+  [("halo_kernels.cu", """        while (!(load_acquire_sys(&p.request[b]) & bit))
+            __nanosleep(200); /* polite to the PCIe link the CPU polls too */""", """        while (!(p.request[b] & bit)) {
+        }""")],
+  caught_by=["gpu_taskqueue_self", "gpu_two_ranks"])
+
 # --- memory orders x86 and ThreadSanitizer cannot see -------------------------
 m("lock_taken_relaxed", "tq_host_push_task takes the lock with a relaxed compare-and-swap (acquire in the contract):\n"
   "on a weakly ordered machine a block may see a stale tail; x86 and ThreadSanitizer see nothing wrong.",

@@ -81,6 +81,19 @@ m("dist_boxes_r_c_swapped", "fp_dist_init computes the pencils' boxes with r and
     "d->box[p] = fp_pencil_box(g, pr, pc, d->c, d->r, (fp_pencil)p);")],
   caught_by=["mpi_two_ranks", "mpi_four_ranks"])
 
+m("gpu_gather_missing_syncthreads", "The GPU's gather_tiles reads its shared-memory tile with no __syncthreads() after the\n"
+  "threads stored it: a thread reads an element another warp has not written yet.\nrequires: gpu",
+  [("fp_cuda.cu", """        }
+    __syncthreads();
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l""", """        }
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l""")],
+  caught_by=["gpu_transforms", "gpu_solve_equals_serial", "gpu_eigenmodes_and_order"])
+
+
 # --- what the answers do not show: ignored input, refused input --------------
 m("fold_bc_reads_periodic_faces", "fp_fold_bc folds face data given for a periodic axis, as if Neumann (the contract: ignored).\n"
   "Every answer test passes NULL faces there.",
