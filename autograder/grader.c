@@ -23,6 +23,7 @@
 #include "gpu.h"
 #include "poisson.h"
 #include "random.h"
+#include "sanitizer_report.h"
 #include "timer.h"
 
 #define AG_MAX_TESTS 256
@@ -261,6 +262,11 @@ static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res)
             if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
                 continue;
             res[i].status = classify(trs[r], effective_timeout(&suite->spec[i]), res[i].message, sizeof res[i].message);
+            char found[1500];
+            if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].test->name, found, sizeof found)) {
+                res[i].status = AG_FAIL;
+                snprintf(res[i].message, sizeof res[i].message, "the sanitizers stopped the test: %s", found);
+            }
             res[i].score = res[i].status == AG_PASS ? suite->spec[i].points : 0.0;
         }
     }
@@ -371,6 +377,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     for (int i = 0; i < suite.count; i++)
         lost_before |= res[i].status == AG_FAIL;
     SRunner *sr = srunner_create(cs);
+    ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
     double t0 = wall_time();
     int not_run = 0;
     if (ran > 0 && !stop_at_loss) {
@@ -438,6 +445,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         printf("100%%: Checks: 0, Failures: 0, Errors: 0\n");
     }
     srunner_free(sr);
+    ag_sanitizer_cleanup();
     return failed > 0 ? 1 : 0;
 }
 

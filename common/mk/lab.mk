@@ -69,7 +69,7 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 # An archive, so that a program links only the common code it uses (the
 # matmult driver pulls in OpenBLAS; lab 2 never does).
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
-GRADER_OBJS  := $(call kit_obj,autograder/grader.c)
+GRADER_OBJS  := $(call kit_obj,autograder/grader.c autograder/sanitizer_report.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
@@ -120,8 +120,27 @@ $(COMMON_LIB): $(COMMON_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(TEST_BIN): $(STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
-	$(LAB_LD) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+# SANITIZE (a lab's lab.mk: address,undefined): the test program links the
+# student's C files built again with those sanitizers (the drivers and
+# benchmarks keep the plain objects): a read one past a buffer that leaves
+# the answer unchanged stops the test, and autograder/sanitizer_report.c
+# makes the report its message.
+# A compiler without the sanitizers' runtime (a GPU host's own GCC, say)
+# builds the tests without them, and says so.
+ifneq ($(SANITIZE),)
+ifeq ($(shell echo 'int main(void){return 0;}' | $(CC) -fsanitize=$(SANITIZE) -x c - -o /dev/null 2>/dev/null && echo ok),)
+$(info note: $(CC) cannot link -fsanitize=$(SANITIZE) here; the tests are built without the sanitizers)
+SANITIZE :=
+endif
+endif
+SAN_FLAGS := $(if $(SANITIZE),-g -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer)
+TEST_STUDENT_OBJS := $(if $(SANITIZE),$(patsubst $(BUILD)/student/%,$(BUILD)/student-san/%,$(STUDENT_OBJS)),$(STUDENT_OBJS))
+$(BUILD)/student-san/%.o: $(BUILD)/student/%.c $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
+	$(LAB_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 
 define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
