@@ -23,6 +23,7 @@
 #include "gpu.h"
 #include "poisson.h"
 #include "random.h"
+#include "sanitizer_report.h"
 #include "timer.h"
 
 #define AG_MAX_TESTS 256
@@ -60,15 +61,22 @@ void ag_add(ag_suite *suite, ag_spec spec)
     suite->spec[suite->count++] = spec;
 }
 
+/* n random bytes from the kernel; 0 when it gave fewer. The one source of
+ * the secrets that say a test, or a checker program, reached its end. */
+static int random_bytes(void *buf, size_t n)
+{
+    int fd = open("/dev/urandom", O_RDONLY);
+    ssize_t got = fd >= 0 ? read(fd, buf, n) : -1;
+    if (fd >= 0)
+        close(fd);
+    return got == (ssize_t)n;
+}
+
 static int draw_completion_code(void)
 {
     unsigned int r = (unsigned int)time(NULL) ^ (unsigned int)getpid();
-    int fd = open("/dev/urandom", O_RDONLY);
-    if (fd >= 0) {
-        if (read(fd, &r, sizeof r) != (ssize_t)sizeof r)
-            r ^= (unsigned int)clock();
-        close(fd);
-    }
+    if (!random_bytes(&r, sizeof r))
+        r ^= (unsigned int)clock();
     return 100 + (int)(r % 120u); /* 100..219: clear of 0, 1, 2 and the shell's 126+ */
 }
 
@@ -232,7 +240,20 @@ static int call_rule_broken(const char *test, char *message, size_t len)
 
 static void usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s [--results FILE] [--visible-only] [--only TEST] [--list]\n", prog);
+    fprintf(stderr, "usage: %s [--results FILE] [--visible-only] [--only TEST[,TEST...]] [--list]\n", prog);
+}
+
+/* Whether name is one of the comma-separated names of list. */
+static int listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && !strncmp(p, name, n))
+            return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
 }
 
 /* The verdicts of the tests the runner has run so far, into res. */
@@ -245,6 +266,11 @@ static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res)
             if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
                 continue;
             res[i].status = classify(trs[r], effective_timeout(&suite->spec[i]), res[i].message, sizeof res[i].message);
+            char found[1500];
+            if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].test->name, found, sizeof found)) {
+                res[i].status = AG_FAIL;
+                snprintf(res[i].message, sizeof res[i].message, "the sanitizers stopped the test: %s", found);
+            }
             res[i].score = res[i].status == AG_PASS ? suite->spec[i].points : 0.0;
         }
     }
@@ -284,14 +310,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                    suite.spec[i].gpus ? "  (needs a GPU)" : "");
         return 0;
     }
-    if (only) {
+    for (const char *p = only; p && *p;) { /* every name of the list must be a test */
+        size_t n = strcspn(p, ",");
         int found = 0;
         for (int i = 0; i < suite.count; i++)
-            found |= !strcmp(suite.spec[i].test->name, only);
+            found |= strlen(suite.spec[i].test->name) == n && !strncmp(suite.spec[i].test->name, p, n);
         if (!found) {
-            fprintf(stderr, "%s: no test named '%s' (--list lists them)\n", argv[0], only);
+            fprintf(stderr, "%s: no test named '%.*s' (--list lists them)\n", argv[0], (int)n, p);
             return 2;
         }
+        p += n + (p[n] == ',');
     }
 
     /* No core files from crashing student code, and no buffered output that
@@ -318,7 +346,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         const ag_spec *sp = &suite.spec[i];
         res[i].status = AG_NOT_RUN;
         res[i].message[0] = '\0';
-        if ((only && strcmp(sp->test->name, only)) || (visible_only && sp->hidden))
+        if ((only && !listed(only, sp->test->name)) || (visible_only && sp->hidden))
             continue;
         if (call_rule_broken(sp->test->name, res[i].message, sizeof res[i].message)) {
             res[i].status = AG_FAIL;
@@ -358,6 +386,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     for (int i = 0; i < suite.count; i++)
         lost_before |= res[i].status == AG_FAIL;
     SRunner *sr = srunner_create(cs);
+    ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
     double t0 = wall_time();
     int not_run = 0;
     if (ran > 0 && !stop_at_loss) {
@@ -425,6 +454,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         printf("100%%: Checks: 0, Failures: 0, Errors: 0\n");
     }
     srunner_free(sr);
+    ag_sanitizer_cleanup();
     return failed > 0 ? 1 : 0;
 }
 
@@ -559,34 +589,95 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
     fclose(fp);
 }
 
-/* Runs PROGRAM of the test binary's folder (on np ranks under mpirun; np =
- * 0: alone) within the time limit, its output into a fresh file of /tmp
- * whose name goes to log; returns its exit status (124 or 137: it ran out
- * of time). */
-static int run_logged(const char *program, int np, const char *args, int seconds, char *log)
+/* A checked run: its output, and the report in which each rank of a
+ * checker program says it reached the end of its checks (see
+ * autograder/checker/completion.h), with the token drawn for this run. */
+typedef struct {
+    char log[32], report[32], token[40];
+} ag_run_files;
+
+/* A fresh token of 128 random bits, in hex: the checker programs' form of
+ * the forked tests' completion code. */
+static void draw_token(char *out, size_t cap)
 {
-    char dir[PATH_MAX], cmd[2 * PATH_MAX + 512], mpirun[128] = "";
+    unsigned char r[16] = {0};
+    ck_assert_msg(random_bytes(r, sizeof r), "cannot read /dev/urandom for the checker's token");
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof r && used + 3 <= cap; i++)
+        used += (size_t)snprintf(out + used, cap - used, "%02x", r[i]);
+}
+
+static void fresh_tmp_file(char *path, const char *pattern)
+{
+    strcpy(path, pattern);
+    int fd = mkstemp(path);
+    ck_assert_msg(fd >= 0, "cannot create a file in /tmp");
+    close(fd);
+}
+
+/* Runs PROGRAM of the test binary's folder (on np ranks under mpirun; np =
+ * 0: alone) within the time limit, its output into a fresh file of /tmp;
+ * returns its exit status (124 or 137: it ran out of time). */
+static int run_logged(const char *program, int np, const char *args, int seconds, ag_run_files *f)
+{
+    char dir[PATH_MAX], cmd[2 * PATH_MAX + 640], mpirun[256] = "";
     ssize_t len = readlink("/proc/self/exe", dir, sizeof dir - 1);
     ck_assert_msg(len > 0, "cannot find the test program's own path");
     dir[len] = '\0';
     *strrchr(dir, '/') = '\0';
-    strcpy(log, "/tmp/ag_run_XXXXXX");
-    int fd = mkstemp(log);
-    ck_assert_msg(fd >= 0, "cannot create a log file in /tmp");
-    close(fd);
+    fresh_tmp_file(f->log, "/tmp/ag_run_XXXXXX");
+    fresh_tmp_file(f->report, "/tmp/ag_done_XXXXXX");
+    draw_token(f->token, sizeof f->token);
+    setenv("AG_CHECKER_TOKEN", f->token, 1);
+    setenv("AG_CHECKER_REPORT", f->report, 1);
     if (np > 0) {
         /* Open MPI 4 will not start without an ssh or rsh to launch daemons
          * on other hosts, even when every rank runs on this one (it then
          * never calls it), and the sandbox has neither: name one that
          * exists. A setting of the grader's own environment wins. */
         setenv("OMPI_MCA_plm_rsh_agent", "false", 0);
-        /* NCCL's NVLink multicast stays off on the kit's GPU hosts. */
-        snprintf(mpirun, sizeof mpirun, "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0",
+        /* NCCL's NVLink multicast stays off on the kit's GPU hosts; the
+         * checker's token and report reach every rank. */
+        snprintf(mpirun, sizeof mpirun,
+                 "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT",
                  geteuid() == 0 ? "--allow-run-as-root" : "", np);
     }
-    snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, log);
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, f->log);
     int status = system(cmd);
+    unsetenv("AG_CHECKER_TOKEN");
+    unsetenv("AG_CHECKER_REPORT");
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void remove_run_files(const ag_run_files *f)
+{
+    unlink(f->log);
+    unlink(f->report);
+}
+
+/* The ranks (of np, or the one process for np = 0) that did not report
+ * the end of their checks with this run's token, as a list in missing;
+ * returns how many. A line with another token counts for nothing. */
+static int unreported_ranks(const ag_run_files *f, int np, char *missing, size_t cap)
+{
+    int ranks = np > 0 ? np : 1, count = 0;
+    char *seen = calloc((size_t)ranks, 1), line[160], tok[64];
+    ck_assert_msg(seen != NULL, "test: out of memory");
+    FILE *fp = fopen(f->report, "r");
+    while (fp && fgets(line, sizeof line, fp)) {
+        int r, used = 0;
+        if (sscanf(line, "%63s %d ok%n", tok, &r, &used) == 2 && used && !strcmp(tok, f->token) && r >= 0 && r < ranks)
+            seen[r] = 1;
+    }
+    if (fp)
+        fclose(fp);
+    size_t at = 0;
+    missing[0] = '\0';
+    for (int r = 0; r < ranks; r++)
+        if (!seen[r] && count++ < 16 && at < cap)
+            at += (size_t)snprintf(missing + at, cap - at, "%s%d", at ? " " : "", r);
+    free(seen);
+    return count;
 }
 
 static int ran_out_of_time(int rc) { return rc == 124 || rc == 137; }
@@ -601,16 +692,29 @@ static const char *run_name(char *buf, size_t cap, const char *program, int np, 
     return buf;
 }
 
+/* Passes only on exit status 0 with every rank's report of the end of its
+ * checks: a status of 0 alone may come from code under test that ended the
+ * program before the checks ran. */
 static void run_expecting_success(const char *program, int np, const char *args, int seconds)
 {
-    char log[32], out[1500], name[512];
-    int rc = run_logged(program, np, args, seconds, log);
-    if (rc != 0)
-        mpi_log_excerpt(log, out, sizeof out);
-    unlink(log);
+    ag_run_files f;
+    char out[1500], name[512], missing[128] = "";
+    int rc = run_logged(program, np, args, seconds, &f);
+    int unreported = rc == 0 ? unreported_ranks(&f, np, missing, sizeof missing) : 0;
+    if (rc != 0 || unreported)
+        mpi_log_excerpt(f.log, out, sizeof out);
+    remove_run_files(&f);
+    run_name(name, sizeof name, program, np, args);
+    char who[160] = "the program";
+    if (np > 0)
+        snprintf(who, sizeof who, "%s %s", unreported > 1 ? "ranks" : "rank", missing);
+    if (rc == 0 && unreported)
+        ck_abort_msg("%s: exit status 0, but %s never reached the end of the checker's checks: the program ended "
+                     "before its results were checked (an exit(), _exit() or MPI_Finalize in the code under test?):\n%s",
+                     name, who, out);
     if (rc == 0)
         return;
-    ck_abort_msg("%s %s (exit status %d):\n%s", run_name(name, sizeof name, program, np, args),
+    ck_abort_msg("%s %s (exit status %d):\n%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
                  out);
 }
@@ -628,15 +732,16 @@ void ag_run_program(const char *program, const char *args, int seconds)
 
 void ag_run_mpi_refused(const char *program, int np, const char *args, const char *text, int seconds)
 {
-    char log[32], out[4096], name[512];
-    int rc = run_logged(program, np, args, seconds, log);
+    ag_run_files f;
+    char out[4096], name[512];
+    int rc = run_logged(program, np, args, seconds, &f);
     run_name(name, sizeof name, program, np, args);
-    FILE *fp = fopen(log, "r");
+    FILE *fp = fopen(f.log, "r");
     size_t got = fp ? fread(out, 1, sizeof out - 1, fp) : 0;
     out[got] = '\0';
     if (fp)
         fclose(fp);
-    unlink(log);
+    remove_run_files(&f);
     ck_assert_msg(!ran_out_of_time(rc), "%s: no end within %d s (expected a clean refusal)", name, seconds);
     ck_assert_msg(rc != 0, "%s: exit status 0; expected a message and a non-zero exit (output: %.300s)", name, out);
     ck_assert_msg(strstr(out, text) != NULL, "%s: exit status %d, but its output lacks \"%s\": %.400s", name, rc, text,

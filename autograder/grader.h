@@ -34,7 +34,7 @@
  * Command line of every test binary (also through make check):
  *   --results FILE    write Gradescope results.json (or AG_RESULTS=FILE)
  *   --visible-only    run only the visible tests (or AG_VISIBLE_ONLY=1)
- *   --only NAME       run one test
+ *   --only NAME[,NAME...]  run only those tests
  *   --list            list the tests with points and visibility
  * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
  * call rules, autograder/labN/calls.conf; make check writes FILE).
@@ -94,12 +94,18 @@ void ag_poison(double *a, size_t n);
 /* Runs PROGRAM (a program of the lab's build folder, beside the test binary)
  * with ARGS on np ranks under mpirun --oversubscribe, within a time limit of
  * seconds; fails the running test with the program's FAIL lines (else the
- * end of its output) when it exits non-zero or hangs. The program checks its
- * own results and prints "FAIL ..." lines for what was wrong. */
+ * end of its output) when it exits non-zero or hangs, or when any rank did
+ * not report the end of its checks with this run's token (an exit status
+ * of 0 alone may come from code under test that ended the program early).
+ * The program checks its own results and prints "FAIL ..." lines for what
+ * was wrong; it is built on autograder/checker/mpi_checker.h, which makes
+ * the report (and ends a deadlock within seconds). */
 void ag_run_mpi(const char *program, int np, const char *args, int seconds);
 
 /* The same for a program that is not an MPI program (a stress test of
- * threads, say): run alone, in its own process, within the time limit. */
+ * threads, say): run alone, in its own process, within the time limit; it
+ * reports the end of its checks with checker_report(0)
+ * (autograder/checker/completion.h). */
 void ag_run_program(const char *program, const char *args, int seconds);
 
 /* Runs PROGRAM as ag_run_mpi does, for input it must refuse: passes when it

@@ -120,7 +120,7 @@ class Grader:
                         f"CALL_VIOLATIONS={sub}/build/call-violations"]
         watch = ResultsWatch(out)
         try:
-            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu)
+            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu, lab.sanitized)
         finally:
             tampered = watch.finish()
         write_atomic(os.path.join(logs, "check.log"), log)

@@ -30,6 +30,8 @@ class Lab:
         self.num, self.args = num, args
         self.name = make_var(num, "LAB_NAME")
         self.student_files = make_var(num, "STUDENT_FILES").split()
+        # its test program is built with the sanitizers (common/mk/lab.mk)
+        self.sanitized = bool(make_var(num, "SANITIZE").strip())
         self.kit_build = f"build/kit/lab{num}"
         self.work = work or scratch_folder(out, num)
         self.view = os.path.join(self.work, "kit")

@@ -58,6 +58,15 @@ class Stopped(BaseException):
     must not turn it into a record either.)"""
 
 
+# A process's address space in the sandbox (autograder/sandbox/run's --mem).
+MEM_MB = 4096
+# What AddressSanitizer reserves at start-up on x86_64 whatever the program
+# does (its shadow memory and its allocator's region, never touched as a
+# whole): 20 TiB and 256 MiB measured with GCC 12's libasan; 1 GiB of room.
+# With this on top, a sanitized test still gets MEM_MB for its own data.
+SANITIZER_RESERVE_MB = (20 << 20) + 1024
+
+
 class Sandbox:
     def __init__(self, view, mode, first_uid=FIRST_UID, stopping=None):
         self.view, self.mode, self.first_uid = view, mode, first_uid
@@ -66,9 +75,12 @@ class Sandbox:
     def uid(self, slot):
         return self.first_uid + slot
 
-    def run(self, slot, binds, cmd, wall, env=None, gpu=False):
-        """binds: (outside path, path inside, writable); returns (status, output)."""
-        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu))
+    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False):
+        """binds: (outside path, path inside, writable); returns (status, output).
+        sanitized: the programs are built with AddressSanitizer, whose fixed
+        reservations (SANITIZER_RESERVE_MB) come on top of the address-space
+        limit."""
+        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized))
 
     def confirmed(self, rc, log):
         """A command of a Slurm task that failed may have failed only because
@@ -81,13 +93,14 @@ class Sandbox:
             raise Stopped()
         return rc, log
 
-    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False):
+    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False):
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
             # another uid are all that is left.
             full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={64 << 20}", "--core=0", "--cpu=300",
-                    f"--as={4 << 30}" if not gpu else "--as=unlimited", "--nofile=256"]
+                    f"--as={(MEM_MB + (SANITIZER_RESERVE_MB if sanitized else 0)) << 20}" if not gpu
+                    else "--as=unlimited", "--nofile=256"]
             if os.geteuid() == 0:
                 uid = str(self.uid(slot))
                 full += ["--nproc=128", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
@@ -103,6 +116,8 @@ class Sandbox:
             full += ["--setenv", k, v]
         if gpu:
             full.append("--gpu")
+        if sanitized:
+            full += ["--mem", str(MEM_MB + SANITIZER_RESERVE_MB)]
         return run_capture(full + ["--", *cmd])
 
     def paths(self, work):

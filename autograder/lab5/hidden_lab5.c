@@ -37,9 +37,16 @@ START_TEST(hidden_gpu_large_slab)
 }
 END_TEST
 
+/* A point index past 2^31 (lab5_checks.h): hidden_gpu_large_slab's 537 M
+ * points stay below it, so a kernel's 32-bit index passes everything
+ * else. */
+START_TEST(hidden_gpu_index_past_2_31) { l5_check_gpu_index_past_2_31(); }
+END_TEST
+
 void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_odd_shapes, .points = 1, .hidden = 1, .timeout = 150});
     ag_add(s, (ag_spec){.test = hidden_gpu_odd_regions, .points = 1, .hidden = 1, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = hidden_gpu_large_slab, .points = 1, .hidden = 1, .gpus = 1, .timeout = 450});
+    ag_add(s, (ag_spec){.test = hidden_gpu_index_past_2_31, .points = 1, .hidden = 1, .gpus = 1, .timeout = 120});
 }

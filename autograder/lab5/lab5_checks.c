@@ -169,3 +169,57 @@ void l5_gpu_region(float *next, const float *in, const float *prev, const float 
     for (int k = 0; k < 4; k++)
         CUDA_CHECK(cudaFree(d[k]));
 }
+
+/* One float of a device array, read back. */
+static float device_float(const float *d, size_t at)
+{
+    float v;
+    CUDA_CHECK(cudaMemcpy(&v, d + at, sizeof v, cudaMemcpyDeviceToHost));
+    return v;
+}
+
+void l5_check_gpu_index_past_2_31(void)
+{
+    /* 9 planes of 32768 x 16384: the one plane written, 4, starts at point
+     * 4 * 2^29 = 2^31. Constant fields (memset byte patterns): in = vel =
+     * c (one array, both read-only), next = prev = p (one array, as the
+     * pipeline does); 2 x 19.3 GB of GPU memory. Every interior point of
+     * plane 4 then has the same value, by the contract's order. */
+    const int dimx = 32768, dimy = 16384, nz = 9;
+    const size_t plane = (size_t)dimx * dimy, points = plane * nz;
+    float *in, *next;
+    CUDA_CHECK(cudaMalloc((void **)&in, points * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&next, points * sizeof(float)));
+    CUDA_CHECK(cudaMemset(in, 0x3f, points * sizeof(float)));
+    CUDA_CHECK(cudaMemset(next, 0x40, points * sizeof(float)));
+    float c = device_float(in, 0), p = device_float(next, 0);
+    float lap = wave_coeff[0] * c;
+    for (int i = 1; i <= WAVE_RADIUS; i++)
+        lap += wave_coeff[i] * (((((c + c) + c) + c) + c) + c);
+    const float want = (c * lap + 2.0f * c) - p;
+    launch_kernel(next, in, next, in, dimx, dimy, nz, 0);
+    cudaError_t err = cudaDeviceSynchronize();
+    ck_assert_msg(err == cudaSuccess,
+                  "launch_kernel on 32768 x 16384 x 9 (plane 4, the one written, starts at point 2^31): %s (a 32-bit "
+                  "index?)",
+                  cudaGetErrorString(err));
+    /* interior points of plane 4 (x and y at least 4 from the edges), and
+     * the planes around it, which must keep p */
+    static const int xs[4] = {4, 5000, 20000, 32763}, ys[4] = {4, 100, 9999, 16379};
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) {
+            size_t at = 4 * plane + (size_t)ys[b] * dimx + xs[a];
+            float got = device_float(next, at);
+            ck_assert_msg(got == want,
+                          "launch_kernel on 32768 x 16384 x 9 (constant fields): point (x,y,z) = (%d,%d,4), index %zu "
+                          "(past 2^31), is %.9g; expected %.9g (a 32-bit index?)",
+                          xs[a], ys[b], at, got, want);
+        }
+    for (int z = 3; z <= 5; z += 2) {
+        float got = device_float(next, z * plane + plane / 2);
+        ck_assert_msg(got == p, "launch_kernel on 32768 x 16384 x 9 wrote plane %d (%.9g; it holds %.9g): only plane "
+                      "4 is the region's (a 32-bit index?)", z, got, p);
+    }
+    CUDA_CHECK(cudaFree(in));
+    CUDA_CHECK(cudaFree(next));
+}

@@ -39,5 +39,10 @@ void l5_check_delta(l5_region_fn fn, const char *name, int dimx, int dimy, int n
  * equals the serial reference of one step. S own planes. */
 void l5_check_composition(l5_region_fn fn, const char *name, int dimx, int dimy, int S);
 
+/* launch_kernel on a region whose written plane lies past point 2^31 (32768
+ * x 16384 x 9 floats, 2 x 19.3 GB of GPU memory): a thread index or an
+ * offset in 32 bits breaks there. Needs a GPU with 40 GB free. */
+void l5_check_gpu_index_past_2_31(void);
+
 
 #endif

@@ -26,6 +26,9 @@
 #include "lab7_checks.h"
 #include "poisson.h"
 
+/* The tests of what the answers cannot show (test_lab7_contracts.c). */
+void lab7_contract_tests(ag_suite *s);
+
 /* ---- stage 1: eigenvalues ---------------------------------------------- */
 
 /* Table 2 at n = 4 (notes 1.4): P, N and D in FFTW's index order. */
@@ -634,6 +637,7 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = error_tables, .points = 2, .timeout = 30});
     ag_add(s, (ag_spec){.test = convergence_order, .points = 2, .timeout = 60});
     ag_add(s, (ag_spec){.test = boundary_folding, .points = 3, .timeout = 60});
+    lab7_contract_tests(s);
     ag_add(s, (ag_spec){.test = null_space, .points = 2});
     ag_add(s, (ag_spec){.test = dct2_vs_fftw, .points = 2});
     ag_add(s, (ag_spec){.test = dst2_vs_fftw, .points = 1});

@@ -3,11 +3,14 @@
 # class of an MPI lab (lab 5: mpirun inside the sandbox) and of a GPU lab
 # (lab 3: nvcc's objects, and the GPU's device files inside the sandbox)
 # goes through autograder/grade as a course's would. Each class holds the
-# reference, the untouched skeleton and one mutant; the reference must get
+# reference, the untouched skeleton and mutants; the reference must get
 # every point of the tests this host runs (a GPU test without a GPU is
-# skipped, and scores nothing for anyone), the skeleton none, the mutant
-# less than the reference. grading.sh tries the hostile cases on lab 1;
-# this is about the labs' own machinery working in the sandbox.
+# skipped, and scores nothing for anyone), the skeleton none, a mutant
+# less than the reference. A hostile one, early_exit (code under test that
+# ends the program with status 0 before the checks), must lose every point
+# of every test its patch names ("# caught by:") that ran here.
+# grading.sh tries the hostile cases on lab 1; this is about the labs' own
+# machinery working in the sandbox.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=autograder/selftest/lib.sh
@@ -22,13 +25,13 @@ if ! probe=$(autograder/sandbox/run --probe 2>&1); then
 fi
 GPUS=$(selftest_gpu_count)
 
-# class LAB MUTANT: reference, skeleton and the reference with MUTANT
-# applied, each with the lab's student files only.
+# class LAB "MUTANT...": reference, skeleton and the reference with each
+# MUTANT applied, each with the lab's student files only.
 class() {
-    local lab=$1 mutant=$2 dir ref skel f files
+    local lab=$1 mutants=$2 dir ref skel f files mutant
     dir=$OUT/lab$lab/class
     ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
-    mkdir -p "$dir/reference" "$dir/skeleton" "$dir/mutant_$mutant"
+    mkdir -p "$dir/reference" "$dir/skeleton"
     # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
     read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \
         --eval 'print-files: ; @echo $(STUDENT_FILES)' print-files)
@@ -36,15 +39,18 @@ class() {
         if [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/reference/"; else cp "$skel/$f" "$dir/reference/"; fi
         cp "$skel/$f" "$dir/skeleton/"
     done
-    cp "$dir/reference/"* "$dir/mutant_$mutant/"
-    patch -s -p1 -d "$dir/mutant_$mutant" <"autograder/mutants/lab$lab/$mutant.patch"
+    for mutant in $mutants; do
+        mkdir -p "$dir/mutant_$mutant"
+        cp "$dir/reference/"* "$dir/mutant_$mutant/"
+        patch -s -p1 -d "$dir/mutant_$mutant" <"autograder/mutants/lab$lab/$mutant.patch" || return 1
+    done
 }
 
-# grade_lab LAB MUTANT WHAT
+# grade_lab LAB "MUTANT..." WHAT
 grade_lab() {
-    local lab=$1 mutant=$2 what=$3 t0 rc
+    local lab=$1 mutants=$2 what=$3 t0 rc
     mkdir -p "$OUT/lab$lab"
-    if ! class "$lab" "$mutant" >"$OUT/lab$lab/class.log" 2>&1; then
+    if ! class "$lab" "$mutants" >"$OUT/lab$lab/class.log" 2>&1; then
         fail "lab $lab ($what): the class could not be made (see $OUT/lab$lab/class.log)"
         return
     fi
@@ -58,20 +64,23 @@ grade_lab() {
     fi
     # The reference's results.json says which tests ran: every one of them
     # must have passed. Skipped ones (no GPU here) score 0 for everyone.
-    python3 - "$OUT/lab$lab/grades" "$lab" "$mutant" "$what" "$(($(date +%s) - t0))" "$GPUS" <<'PY'
+    python3 - "$OUT/lab$lab/grades" "$lab" "$mutants" "$what" "$(($(date +%s) - t0))" "$GPUS" <<'PY'
 import csv, json, os, sys
-root, lab, mutant, what, secs, gpus = sys.argv[1:]
+root, lab, mutants, what, secs, gpus = sys.argv[1:]
+mutants = mutants.split()
 book = {r["student"]: r for r in csv.DictReader(open(os.path.join(root, "gradebook.csv")))}
 problems = []
-ref, skel, mut = book.get("reference"), book.get("skeleton"), book.get(f"mutant_{mutant}")
-if not (ref and skel and mut):
+ref, skel = book.get("reference"), book.get("skeleton")
+muts = {m: book.get(f"mutant_{m}") for m in mutants}
+if not (ref and skel and all(muts.values())):
     print(f"FAILED  lab {lab} ({what}): the gradebook lacks a row ({sorted(book)})")
     sys.exit()
-res = json.load(open(os.path.join(root, "students", "reference", "results.json")))
-ran = [t for t in res["tests"] if not t["output"].startswith("SKIP") and "skipped" not in t["output"]]
+def results(sid):
+    return json.load(open(os.path.join(root, "students", sid, "results.json")))["tests"]
+ran = [t for t in results("reference") if not t["output"].startswith("SKIP") and "skipped" not in t["output"]]
 lost = [t["name"] for t in ran if t["score"] < t["max_score"]]
 runnable = sum(t["max_score"] for t in ran)
-for sid, r in (("reference", ref), ("skeleton", skel), (f"mutant_{mutant}", mut)):
+for sid, r in [("reference", ref), ("skeleton", skel)] + [(f"mutant_{m}", r) for m, r in muts.items()]:
     if r["status"] != "graded":
         problems.append(f"{sid} {r['status']} ({r['review'][:80]})")
 if lost:
@@ -80,12 +89,20 @@ if runnable == 0:
     problems.append("no test ran on this host")
 if float(skel["total"]) != 0:
     problems.append(f"the skeleton scored {skel['total']}")
-if float(mut["total"]) >= float(ref["total"]):
-    problems.append(f"the mutant scored {mut['total']}, the reference {ref['total']}")
+for m, r in muts.items():
+    if float(r["total"]) >= float(ref["total"]):
+        problems.append(f"the mutant {m} scored {r['total']}, the reference {ref['total']}")
+    if m.startswith("early_exit"):
+        named = next((l.split(":", 1)[1].split() for l in open(f"autograder/mutants/lab{lab}/{m}.patch")
+                      if l.startswith("# caught by:")), [])
+        kept = [t["name"] for t in results(f"mutant_{m}")
+                if t["name"] in named and t["name"] in {u["name"] for u in ran} and t["score"] > 0]
+        if kept:
+            problems.append(f"the mutant {m}, which ends before the checks, kept points of {kept}")
 skipped = float(ref["max"]) - runnable
 what = (f"lab {lab} ({what}) graded in the sandbox in {secs} s, {gpus} GPU(s): reference {ref['total']}/{ref['max']}"
         + (f" ({skipped:g} points in tests this host cannot run)" if skipped else "")
-        + f", skeleton {skel['total']}, mutant {mutant} {mut['total']}")
+        + f", skeleton {skel['total']}, " + ", ".join(f"mutant {m} {r['total']}" for m, r in muts.items()))
 print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
 PY
 }
@@ -142,7 +159,7 @@ gpu_performance() {
 }
 
 # An MPI lab: the reference's end-to-end runs start 3-5 ranks in the sandbox.
-grade_lab 5 halo_to_wrong_neighbour "MPI"
+grade_lab 5 "halo_to_wrong_neighbour early_exit" "MPI"
 # A GPU lab: without a GPU, only its build in the sandbox is tried (its
 # tests all need one), with nvcc where the host has it, and its performance
 # points are skipped, visibly.

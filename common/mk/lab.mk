@@ -12,6 +12,8 @@
 #   STUDENT_FILES   the files the student edits (.c or .cu)
 #   DRIVERS         programs built from the kit's sources plus the student's objects
 #   <driver>_SRCS   the kit sources of each driver
+#   <driver>_LDFLAGS  its own link flags (an MPI checker program's:
+#                   CHECKER_MPI_LDFLAGS, autograder/checker/checker.mk)
 #   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
@@ -39,6 +41,7 @@ LAB_CFLAGS :=
 LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
+include autograder/checker/checker.mk
 include $(LAB_DIR)/lab.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
@@ -73,7 +76,7 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 # An archive, so that a program links only the common code it uses (the
 # matmult driver pulls in OpenBLAS; lab 2 never does).
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
-GRADER_OBJS  := $(call kit_obj,autograder/grader.c)
+GRADER_OBJS  := $(call kit_obj,autograder/grader.c autograder/sanitizer_report.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
@@ -125,12 +128,31 @@ $(COMMON_LIB): $(COMMON_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# SANITIZE (a lab's lab.mk: address,undefined): the test program links the
+# student's C files built again with those sanitizers (the drivers and
+# benchmarks keep the plain objects): a read one past a buffer that leaves
+# the answer unchanged stops the test, and autograder/sanitizer_report.c
+# makes the report its message.
+# A compiler without the sanitizers' runtime (a GPU host's own GCC, say)
+# builds the tests without them, and says so.
+ifneq ($(SANITIZE),)
+ifeq ($(shell echo 'int main(void){return 0;}' | $(CC) -fsanitize=$(SANITIZE) -x c - -o /dev/null 2>/dev/null && echo ok),)
+$(info note: $(CC) cannot link -fsanitize=$(SANITIZE) here; the tests are built without the sanitizers)
+SANITIZE :=
+endif
+endif
+SAN_FLAGS := $(if $(SANITIZE),-g -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer)
+TEST_STUDENT_OBJS := $(if $(SANITIZE),$(patsubst $(BUILD)/student/%,$(BUILD)/student-san/%,$(TEST_STUDENT_OBJS)),$(TEST_STUDENT_OBJS))
+$(BUILD)/student-san/%.o: $(BUILD)/student/%.c $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
 $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
-	$(TEST_LD) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 
 define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
-	$$(LAB_LD) -o $$@ $$^ $$(LAB_LDLIBS) -ldl -lm
+	$$(LAB_LD) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm
 endef
 $(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
 

@@ -12,7 +12,8 @@ poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
 # Jacobi sweep of this layout can reach, timed beside the copy).
 lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/lab4_bound.cu
 # Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
-lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c
+lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c $(CHECKER_MPI_SRCS)
+lab4_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 LAB_KIT_SRCS  := common/nccl/nccl_world.c $(LAB_DIR)/lab4_timing.c
 
 LAB_CFLAGS := -ffp-contract=off -I$(CUDA_HOME)/include $(MPI_CFLAGS)

@@ -12,7 +12,8 @@ lab5_bench_SRCS := $(LAB_DIR)/lab5_bench.c
 # the order of the pipeline (a recording backend) and the MPI call counts
 # (a PMPI layer).
 lab5_mpi_check_SRCS := autograder/lab5/mpi/lab5_mpi_check.c autograder/lab5/mpi/lab5_record.c \
-                       autograder/lab5/mpi/lab5_pmpi.c autograder/lab5/mpi/lab5_watchdog.c
+                       autograder/lab5/mpi/lab5_pmpi.c $(CHECKER_MPI_SRCS)
+lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 # wave_serial.c: the serial reference the tests, the MPI checker and the
 # benchmark compare with.
 LAB_KIT_SRCS  := $(LAB_DIR)/wave_kit.c $(LAB_DIR)/backend_cpu.c $(LAB_DIR)/backend_cuda.cu $(LAB_DIR)/wave_serial.c

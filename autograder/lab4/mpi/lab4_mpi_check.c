@@ -11,13 +11,15 @@
  * Each case is compared on rank 0 with the CPU reference, bit for bit (and
  * the NCCL stage with jacobi_gpu3 too). Rank 0 prints one line per case,
  * "ok ..." or "FAIL ..." with the first wrong point; the exit status is 0
- * only if every case passed. */
+ * only if every case passed, and a deadlock or an early end of the program
+ * is a FAIL (autograder/checker/mpi_checker.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#include "checker/mpi_checker.h"
 #include "cli.h"
 #include "decomp.h"
 #include "jacobi4.h"
@@ -173,6 +175,7 @@ int main(int argc, char **argv)
     }
     if (decomp_check(N, w.size))
         MPI_Abort(MPI_COMM_WORLD, 2);
+    checker_mpi_start();
     size_t n = poisson_points(N);
     double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *u_old = kit_alloc_doubles(n);
     double *ref = kit_alloc_doubles(n), *ref_old = kit_alloc_doubles(n);
@@ -185,11 +188,15 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         if (tolmode)
             sweeps = 1 << 20;
+        char what[160];
+        snprintf(what, sizeof what, "%s N=%d, %s on %d ranks", mode, N, argv[a], w.size);
+        checker_case(what, 300);
         failed |= cpu ? cpu_case(&w, N, sweeps, f, u, ref, ref_old)
                       : nccl_case(&w, N, sweeps, tol, f, u, u_old, ref, ref_old);
+        checker_case_end();
     }
     fflush(stdout);
-    MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    int status = checker_mpi_end(failed);
     kit_free(f);
     kit_free(u);
     kit_free(u_old);
@@ -199,5 +206,5 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Finalize());
     else
         nccl_world_finalize(&w);
-    return failed;
+    return status;
 }

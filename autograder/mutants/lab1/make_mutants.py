@@ -74,3 +74,18 @@ mutant(R, f'{M}/mkn_clears_only_nan.patch', "matmult_mkn clears only the element
         if (C[c] != C[c])
             C[c] = 0.0;
 ''')])
+
+# A read one past a buffer that leaves the answer unchanged: only the tests'
+# AddressSanitizer build (SANITIZE in labs/lab1-matmult/lab.mk) sees it.
+mutant(R, f'{M}/nat_prefetch_reads_past_b.patch',
+  "matmult_nat loads the next B element ahead of its use; the last load of each sum reads B[k*n + j], past B's end.\n"
+  "The value is never used, so every product is right; AddressSanitizer stops the test.",
+  [(F, '''            double sum = 0.0;
+            for (size_t l = 0; l < (size_t)k; l++)
+                sum += A[i * k + l] * B[l * n + j];''', '''            double sum = 0.0, next = B[j];
+            for (size_t l = 0; l < (size_t)k; l++) {
+                double b = next;
+                next = B[(l + 1) * n + j];
+                sum += A[i * k + l] * b;
+            }''')],
+  caught_by=['nat_sizes', 'all_real_inputs', 'hidden_large_shapes', 'hidden_called_twice'])

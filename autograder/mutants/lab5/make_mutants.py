@@ -30,6 +30,49 @@ mutant(R, f'{M}/gpu_writes_halo_planes.patch',
   [(GPU, 'wave_propagation<<<grid, block, 0, stream>>>(next, in, prev, vel, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS);',
          'wave_propagation<<<grid, block, 0, stream>>>(next, in, prev, vel, dimx, dimy, 0, nz);')])
 
+mutant(R, f'{M}/cpu_shared_row_buffer.patch',
+  "stencil_region_cpu copies each row, zero-padded, into one buffer that all OpenMP threads share: a race.\n"
+  "Right on 1 thread; on several, a thread reads the row another thread copied in meanwhile.",
+  [(CPU, '#include "wave.h"\n', '#include <stdlib.h>\n\n#include "wave.h"\n'),
+   (CPU, """#pragma omp parallel for collapse(2) schedule(static)
+""", """    float *row = malloc(((size_t)dimx + 2 * WAVE_RADIUS) * sizeof *row); /* one row, zero-padded in x */
+    if (!row)
+        return;
+#pragma omp parallel for collapse(2) schedule(static)
+"""),
+   (CPU, """            const float *pz = in + (size_t)z * plane; /* plane z of the region */
+""", """            const float *pz = in + (size_t)z * plane; /* plane z of the region */
+            for (int x = -WAVE_RADIUS; x < dimx + WAVE_RADIUS; x++)
+                row[x + WAVE_RADIUS] = x >= 0 && x < dimx ? pz[x + (size_t)dimx * y] : 0.0f;
+"""),
+   (CPU, 'float left = at(pz, x - i, y, dimx, dimy), right = at(pz, x + i, y, dimx, dimy);',
+         'float left = row[WAVE_RADIUS + x - i], right = row[WAVE_RADIUS + x + i];'),
+   (CPU, """                next[n] = (vel[n] * lap + 2.0f * in[n]) - prev[n];
+            }
+        }
+""", """                next[n] = (vel[n] * lap + 2.0f * in[n]) - prev[n];
+            }
+        }
+    free(row);
+""")],
+  caught_by=['stencil_threads'])
+
+mutant(R, f'{M}/gpu_index_32_bit.patch',
+  "the CUDA kernel computes its point index in int: right until a region passes 2^31 points.\n"
+  "hidden_gpu_large_slab's 537 M points stay below; hidden_gpu_index_past_2_31 writes plane 4 of 32768 x 16384 x 9.\n"
+  "requires: gpu",
+  [(GPU, 'size_t n = (size_t)x + (size_t)dimx * ((size_t)y + (size_t)dimy * z0);',
+         'int n = x + dimx * (y + dimy * z0);')],
+  caught_by=['hidden_gpu_index_past_2_31'])
+mutant(R, f'{M}/gpu_missing_syncthreads.patch',
+  "the CUDA kernel reads its shared-memory tile without a __syncthreads() after the threads wrote it:\n"
+  "a thread reads neighbours that other warps have not stored yet.\nrequires: gpu",
+  [(GPU, '''        __syncthreads();
+
+        /* the next plane's loads''', '''
+        /* the next plane's loads''')],
+  caught_by=['gpu_delta', 'gpu_composition', 'gpu_e2e', 'hidden_gpu_odd_regions'])
+
 # --- stage 3: the server ------------------------------------------------------
 mutant(R, f'{M}/plan_internal_gets_one_halo.patch',
   "distribution_plan gives an internal rank only its left halo (S + 4 planes), like an edge rank.",
@@ -79,6 +122,13 @@ mutant(R, f'{M}/exchange_before_copy_done.patch',
   "A race on a GPU; the order test catches it on the CPU.",
   [(CMP, '''        dev_stream_sync(dev, DEV_STREAM_BOUNDARY);
 ''', '')])
+mutant(R, f'{M}/device_sync_before_exchange.patch',
+  "compute_process waits for the whole device (dev_sync) instead of the boundary stream before the exchange:\n"
+  "the results are right, but the exchange waits for the interior, so nothing overlaps.",
+  [(CMP, """        dev_stream_sync(dev, DEV_STREAM_BOUNDARY);
+        /* 4. the exchange, tag = step */""", """        dev_sync(dev);
+        /* 4. the exchange, tag = step */""")],
+  caught_by=['overlap_order', 'gpu_e2e', 'gpu_two_gpus'])
 mutant(R, f'{M}/int_byte_count.patch',
   "compute_process keeps the local array's byte count in an int (the lecture's errata 2 and 15).\n"
   "It wraps once a slab passes 2^31 bytes (hidden_gpu_large_slab: 16 planes of 8192 x 4100 floats, 0 steps).\nrequires: gpu",
@@ -101,3 +151,35 @@ mutant(R, f'{M}/prev_uninitialised.patch',
   "compute_process never initialises d_output, the first step's prev (the lecture's cudaMalloc'd d_output).",
   [(CMP, '''    dev_memcpy(dev, d_output, h_input, num_bytes, DEV_H2D);
 ''', '')])
+
+# --- requests never completed --------------------------------------------------
+mutant(R, f'{M}/sends_never_waited.patch',
+  "exchange_halos_finish waits for the two receives only: the two MPI_Isend requests are never completed.\n"
+  "Below MPI's eager limit the data arrives all the same; the checker fails requests left pending at its end.",
+  [(EXC, 'MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));', 'MPI_CHECK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));')],
+  caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'halo_exchange', 'overlap_order', 'hidden_odd_shapes'])
+
+# --- every stage: a run that ends before the checks -----------------------------
+mutant(R, f'{M}/early_exit.patch',
+  "data_server and compute_process end the program at once (MPI_Finalize, then exit(0)): nothing is computed,\n"
+  "yet every rank exits 0. Every end-to-end test must fail: the checker's ranks never report the end of their checks.",
+  [(SRV, '''void data_server(int dimx, int dimy, int dimz, const float *input, const float *velocity, float *output)
+{
+''', '''void data_server(int dimx, int dimy, int dimz, const float *input, const float *velocity, float *output)
+{
+    if (dimx > 0) {
+        MPI_Finalize();
+        exit(0);
+    }
+'''), (SRV, '#include <string.h>\n', '#include <stdlib.h>\n#include <string.h>\n'),
+   (CMP, '''void compute_process(int dimx, int dimy, int dimz, int nreps, const dev_backend *dev, wave_exchange mode)
+{
+''', '''void compute_process(int dimx, int dimy, int dimz, int nreps, const dev_backend *dev, wave_exchange mode)
+{
+    if (dimx > 0) {
+        MPI_Finalize();
+        exit(0);
+    }
+'''), (CMP, '#include <string.h>\n', '#include <stdlib.h>\n#include <string.h>\n')],
+  caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'overlap_order', 'hidden_odd_shapes', 'gpu_e2e',
+             'gpu_two_gpus', 'hidden_gpu_large_slab'])

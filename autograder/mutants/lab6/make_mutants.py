@@ -7,8 +7,8 @@ from mkpatch import mutant
 R = "reference/lab6-halo-taskqueue"
 
 
-def m(name, desc, edits):
-    mutant(R, f"autograder/mutants/lab6/{name}.patch", desc, edits)
+def m(name, desc, edits, caught_by=()):
+    mutant(R, f"autograder/mutants/lab6/{name}.patch", desc, edits, caught_by)
 
 
 
@@ -76,3 +76,55 @@ m("gpu_read_always_samples", "GPU_global_Read checks one sampled element per thr
   [("halo_kernels.cu", "    if (p.full) {\n        for", "    if (0) {\n        for")])
 m("device_words_not_reset", "halo_cuda_launch_tq does not reset the queue's tail before each launch: from the second iteration on, tasks go past the end of task_list.\nrequires: gpu",
   [("halo_kernels.cu", "    CUDA_CHECK(cudaMemsetAsync(tq->tail, 0, sizeof(int), stream));\n", "")])
+
+m("gpu_flag_spin_hoisted", "The kernel's wait for the CPU's notification spins on a plain load of request[b] with an empty body:\n"
+  "the compiler may keep the first value in a register (nvcc -O3's PTX: one load, then a branch to itself), so the\n"
+  "block never sees the bit and the iteration hangs.\nrequires: gpu",
+  [("halo_kernels.cu", """        while (!(load_acquire_sys(&p.request[b]) & bit))
+            __nanosleep(200); /* polite to the PCIe link the CPU polls too */""", """        while (!(p.request[b] & bit)) {
+        }""")],
+  caught_by=["gpu_taskqueue_self", "gpu_two_ranks"])
+
+# --- memory orders x86 and ThreadSanitizer cannot see -------------------------
+m("lock_taken_relaxed", "tq_host_push_task takes the lock with a relaxed compare-and-swap (acquire in the contract):\n"
+  "on a weakly ordered machine a block may see a stale tail; x86 and ThreadSanitizer see nothing wrong.",
+  [("taskqueue.c", "block, memory_order_acquire,\n", "block, memory_order_relaxed,\n")],
+  caught_by=["taskqueue_memory_orders"])
+m("wait_reads_relaxed", "tq_host_wait reads the notification bits with a relaxed load (acquire in the contract).",
+  [("taskqueue.c", "!(atomic_load_explicit(atomic_int_at(&tq->request[block]), memory_order_acquire) & bit)",
+    "!(atomic_load_explicit(atomic_int_at(&tq->request[block]), memory_order_relaxed) & bit)")],
+  caught_by=["taskqueue_thread_sanitizer", "taskqueue_memory_orders"])
+
+# --- arithmetic that hides the order of operations ---------------------------
+m("scaled_divides_first", "halo_scaled_array_size divides before it multiplies (n / den * num): right whenever den divides n,\n"
+  "as it does for every 1/den and num/1 workload, and for 3/7 of block 9; 3/9 of block 1 comes out 4998, not 5000.",
+  [("halo_config.c", "size_t scaled = n * (size_t)num / (size_t)den;", "size_t scaled = n / (size_t)den * (size_t)num;")],
+  caught_by=["sizes_table41"])
+
+# --- requests never completed ------------------------------------------------
+m("isends_never_waited", "halo_baseline_iteration never waits for its non-blocking sends: their requests stay pending.\n"
+  "Other MPI calls drive them to the receiver all the same; the checker fails requests left pending at its end.",
+  [("halo_baseline.c", """    if (!blocking)
+        MPI_CHECK(MPI_Waitall(nb, C->send_req, MPI_STATUSES_IGNORE));
+""", "")],
+  caught_by=["baseline_two_ranks", "baseline_four_ranks", "hidden_self_and_three_ranks", "gpu_baseline", "gpu_two_ranks"])
+
+# --- every stage: a run that ends before the checks --------------------------
+m("early_exit", "The MPI stages end the program at once (MPI_Finalize, then _exit(0)) and the task queue's reset exits 0:\n"
+  "nothing is exchanged, yet every process exits 0. Every test that runs a checker program must fail.",
+  [("halo_baseline.c", "#include \"mpi_check.h\"\n", "#include \"mpi_check.h\"\n#include <unistd.h>\n"),
+   ("halo_baseline.c", "int halo_waitall_via_testany(int n, MPI_Request *reqs, int *order)\n{\n",
+    "int halo_waitall_via_testany(int n, MPI_Request *reqs, int *order)\n{\n    if (reqs) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("halo_baseline.c", "int halo_baseline_iteration(halo_layer *L, halo_comm *C, int iteration, int blocking, int testany)\n{\n",
+    "int halo_baseline_iteration(halo_layer *L, halo_comm *C, int iteration, int blocking, int testany)\n{\n"
+    "    if (L->num_blocks > 0) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("halo_tq_loop.c", "#include \"mpi_check.h\"\n", "#include \"mpi_check.h\"\n#include <unistd.h>\n"),
+   ("halo_tq_loop.c", "int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)\n{\n",
+    "int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)\n{\n"
+    "    if (tq) {\n        MPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("taskqueue.c", "#include <sched.h>\n", "#include <sched.h>\n#include <stdlib.h>\n"),
+   ("taskqueue.c", "void tq_reset(taskqueue *tq)\n{\n", "void tq_reset(taskqueue *tq)\n{\n    if (tq->num_blocks > 1)\n        exit(0);\n")],
+  caught_by=["testany_order", "baseline_two_ranks", "baseline_four_ranks", "taskqueue_one_thread",
+             "notification_bits", "taskqueue_27_threads",
+             "taskqueue_thread_sanitizer", "taskqueue_two_ranks", "taskqueue_four_ranks", "hidden_self_and_three_ranks",
+             "gpu_baseline", "gpu_taskqueue_self", "gpu_two_ranks"])

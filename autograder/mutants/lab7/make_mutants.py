@@ -10,8 +10,8 @@ REF = "reference/lab7-fft-poisson"
 OUT = "autograder/mutants/lab7"
 
 
-def m(name, what, edits):
-    mutant(REF, f"{OUT}/{name}.patch", what, edits)
+def m(name, what, edits, caught_by=()):
+    mutant(REF, f"{OUT}/{name}.patch", what, edits, caught_by)
 
 
 m("dirichlet_eigenvalue_no_offset", "The Dirichlet eigenvalue without its k+1 offset (RODFT10 index k is mode k+1).",
@@ -73,3 +73,49 @@ m("nccl_unpack_from_wrong_box",
   [("fp_nccl.cu", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);""", """        fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, to);
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);""")])
+
+m("dist_boxes_r_c_swapped", "fp_dist_init computes the pencils' boxes with r and c swapped: right on the ranks where r = c only.\n"
+  "Those ranks go on into the transposes while the others fail the layout check: the kit's watchdog must end\n"
+  "the job within seconds (every rank waiting in a collective), not at the test's time limit.",
+  [("fp_mpi.c", "d->box[p] = fp_pencil_box(g, pr, pc, d->r, d->c, (fp_pencil)p);",
+    "d->box[p] = fp_pencil_box(g, pr, pc, d->c, d->r, (fp_pencil)p);")],
+  caught_by=["mpi_two_ranks", "mpi_four_ranks"])
+
+m("gpu_gather_missing_syncthreads", "The GPU's gather_tiles reads its shared-memory tile with no __syncthreads() after the\n"
+  "threads stored it: a thread reads an element another warp has not written yet.\nrequires: gpu",
+  [("fp_cuda.cu", """        }
+    __syncthreads();
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l""", """        }
+    for (int r = threadIdx.y; r < TILE; r += ROWS)
+        if (x0 + r < G.d[0] && c0 + tx < G.n) {
+            size_t l""")],
+  caught_by=["gpu_transforms", "gpu_solve_equals_serial", "gpu_eigenmodes_and_order"])
+
+
+# --- what the answers do not show: ignored input, refused input --------------
+m("fold_bc_reads_periodic_faces", "fp_fold_bc folds face data given for a periodic axis, as if Neumann (the contract: ignored).\n"
+  "Every answer test passes NULL faces there.",
+  [("fp_basics.c", """        if (g->bc[a] == FP_P)
+            continue;
+        /* the face's two axes""", """        /* the face's two axes""")],
+  caught_by=["contract_periodic_faces_ignored"])
+m("solve_serial_skips_grid_check", "fp_solve_serial never calls fp_grid_check: a bad grid is solved (or crashes), not refused with -1.",
+  [("fp_serial.c", """    if (fp_grid_check(g) != 0)
+        return -1;
+    size_t n = fp_cells(g);""", """    size_t n = fp_cells(g);""")],
+  caught_by=["contract_bad_grids_refused"])
+
+# --- a run that ends before the checks ----------------------------------------
+m("early_exit", "The distributed solvers and the transpose end the program at once, MPI_Finalize through its PMPI\n"
+  "name (past any wrapper) then _exit(0): every rank exits 0 and mpirun too, with nothing solved.\n"
+  "Only the ranks' missing reports of the end of their checks show it.",
+  [("fp_mpi.c", "#include <string.h>\n", "#include <string.h>\n#include <unistd.h>\n"),
+   ("fp_mpi.c", "int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *in, double *out)\n{\n",
+    "int fp_transpose(const fp_dist *d, fp_pencil from, fp_pencil to, const double *in, double *out)\n{\n"
+    "    if (d->g.n[0] > 0) {\n        PMPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("fp_mpi.c", "int fp_solve_mpi(const fp_dist *d, double *a)\n{\n",
+    "int fp_solve_mpi(const fp_dist *d, double *a)\n{\n    if (d->g.n[0] > 0) {\n        PMPI_Finalize();\n        _exit(0);\n    }\n"),
+   ("fp_nccl.cu", "double *a)\n{\n", "double *a)\n{\n    if (pr > 0)\n        exit(0);\n")],
+  caught_by=["mpi_one_rank", "mpi_two_ranks", "mpi_four_ranks", "nccl_one_rank", "nccl_two_ranks"])
