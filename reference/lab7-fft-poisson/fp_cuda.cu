@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_check.h"
 #include "fp_gpu_plan.h"
@@ -424,6 +425,7 @@ __device__ static double2 spectrum(const double *line, size_t stride, unsigned n
 }
 
 /* x forward: lines b = y + ny z of L0 (contiguous) -> coefficients in L1 */
+#ifdef ONLY_x_fwd_load
 extern "C" __device__ double x_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -432,6 +434,8 @@ extern "C" __device__ double x_fwd_load(void *, u64 off, void *info, void *)
     unsigned c = cell_at(j, p->nx, p->bcx);
     return sgn(p->bcx, c, p->a[b * p->nx + c]);
 }
+#endif
+#ifdef ONLY_x_fwd_store
 extern "C" __device__ void x_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -440,7 +444,9 @@ extern "C" __device__ void x_fwd_store(void *, u64 off, double2 S, void *info, v
     size_t y = b % p->ny, z = b / p->ny;
     coefficients(p->t + p->nx * (z + p->nz * y), 1, p->nx, p->bcx, k, S);
 }
+#endif
 /* y forward: lines b = x + nx z of L1 (stride nx nz) -> coefficients in L0 */
+#ifdef ONLY_y_fwd_load
 extern "C" __device__ double y_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -449,6 +455,8 @@ extern "C" __device__ double y_fwd_load(void *, u64 off, void *info, void *)
     unsigned c = cell_at((unsigned)j, p->ny, p->bcy);
     return sgn(p->bcy, c, p->t[b + (size_t)p->nx * p->nz * c]);
 }
+#endif
+#ifdef ONLY_y_fwd_store
 extern "C" __device__ void y_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -457,7 +465,9 @@ extern "C" __device__ void y_fwd_store(void *, u64 off, double2 S, void *info, v
     size_t x = b % p->nx, z = b / p->nx;
     coefficients(p->a + x + (size_t)p->nx * p->ny * z, p->nx, p->ny, p->bcy, (unsigned)k, S);
 }
+#endif
 /* y inverse: coefficients in L0 -> lines of L1 */
+#ifdef ONLY_y_inv_load
 extern "C" __device__ double2 y_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -466,6 +476,8 @@ extern "C" __device__ double2 y_inv_load(void *, u64 off, void *info, void *)
     size_t x = b % p->nx, z = b / p->nx;
     return spectrum(p->a + x + (size_t)p->nx * p->ny * z, p->nx, p->ny, p->bcy, (unsigned)k);
 }
+#endif
+#ifdef ONLY_y_inv_store
 extern "C" __device__ void y_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -474,7 +486,9 @@ extern "C" __device__ void y_inv_store(void *, u64 off, double v, void *info, vo
     unsigned c = cell_at((unsigned)j, p->ny, p->bcy);
     p->t[b + (size_t)p->nx * p->nz * c] = sgn(p->bcy, c, v);
 }
+#endif
 /* x inverse: coefficients in L1 -> lines of L0 */
+#ifdef ONLY_x_inv_load
 extern "C" __device__ double2 x_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -483,6 +497,8 @@ extern "C" __device__ double2 x_inv_load(void *, u64 off, void *info, void *)
     size_t y = b % p->ny, z = b / p->ny;
     return spectrum(p->t + p->nx * (z + p->nz * y), 1, p->nx, p->bcx, k);
 }
+#endif
+#ifdef ONLY_x_inv_store
 extern "C" __device__ void x_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
@@ -491,27 +507,41 @@ extern "C" __device__ void x_inv_store(void *, u64 off, double v, void *info, vo
     unsigned c = cell_at(j, p->nx, p->bcx);
     p->a[b * p->nx + c] = sgn(p->bcx, c, v);
 }
+#endif
 )";
 
-/* The callbacks as LTO-IR for the current device, compiled once a process. */
-static const char *fused_ltoir(size_t *size)
+/* One callback as LTO-IR for the current device (the source compiled with
+ * only that function defined: cuFFT links the load and the store
+ * callback's IR into one kernel, where a function defined in both would
+ * be defined twice), compiled once a process. */
+static const char *fused_ltoir(const char *name, size_t *size)
 {
-    static char *ir;
-    static size_t ir_size;
-    if (ir) {
-        *size = ir_size;
-        return ir;
+    enum { NAMES = 8 };
+    static const char *names[NAMES];
+    static char *irs[NAMES];
+    static size_t sizes[NAMES];
+    int i = 0;
+    while (i < NAMES && names[i] && strcmp(names[i], name))
+        i++;
+    if (i == NAMES) {
+        fprintf(stderr, "fused_ltoir: more than %d callbacks\n", NAMES);
+        exit(1);
+    }
+    if (names[i]) {
+        *size = sizes[i];
+        return irs[i];
     }
     int dev;
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    char arch[64], defs[3][32];
+    char arch[64], defs[4][64];
     snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d%d", prop.major, prop.minor);
     snprintf(defs[0], sizeof defs[0], "-DFP_P=%d", (int)FP_P);
     snprintf(defs[1], sizeof defs[1], "-DFP_N=%d", (int)FP_N);
     snprintf(defs[2], sizeof defs[2], "-DFP_D=%d", (int)FP_D);
-    const char *opts[] = {arch, "-dlto", "--relocatable-device-code=true", "-std=c++17", defs[0], defs[1], defs[2]};
+    snprintf(defs[3], sizeof defs[3], "-DONLY_%s", name);
+    const char *opts[] = {arch, "-dlto", "--relocatable-device-code=true", "-std=c++17", defs[0], defs[1], defs[2], defs[3]};
     nvrtcProgram prog;
     NVRTC_CHECK(nvrtcCreateProgram(&prog, fused_src, "fp_fused_callbacks.cu", 0, NULL, NULL));
     nvrtcResult rc = nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
@@ -520,19 +550,20 @@ static const char *fused_ltoir(size_t *size)
         NVRTC_CHECK(nvrtcGetProgramLogSize(prog, &n));
         char *log = (char *)malloc(n + 1);
         NVRTC_CHECK(nvrtcGetProgramLog(prog, log));
-        fprintf(stderr, "nvrtcCompileProgram (the fused solver's callbacks): %s\n%s\n", nvrtcGetErrorString(rc), log);
+        fprintf(stderr, "nvrtcCompileProgram (the fused solver's callback %s): %s\n%s\n", name, nvrtcGetErrorString(rc), log);
         exit(1);
     }
-    NVRTC_CHECK(nvrtcGetLTOIRSize(prog, &ir_size));
-    ir = (char *)malloc(ir_size);
-    if (!ir) {
+    NVRTC_CHECK(nvrtcGetLTOIRSize(prog, &sizes[i]));
+    irs[i] = (char *)malloc(sizes[i]);
+    if (!irs[i]) {
         fprintf(stderr, "fused_ltoir: out of host memory\n");
         exit(1);
     }
-    NVRTC_CHECK(nvrtcGetLTOIR(prog, ir));
+    NVRTC_CHECK(nvrtcGetLTOIR(prog, irs[i]));
     NVRTC_CHECK(nvrtcDestroyProgram(&prog));
-    *size = ir_size;
-    return ir;
+    names[i] = name;
+    *size = sizes[i];
+    return irs[i];
 }
 
 /* The four plans of one grid (x and y, forward and back) with their
@@ -546,27 +577,45 @@ struct fused_plans {
 };
 static fused_plans cache = {{0, 0, 0}, 0, 0, 0, 0, NULL};
 
-static cufftHandle fused_plan(int n, int stride, int batch, cufftType type,
-                              const char *load, const char *store, void **info)
+/* A plan with its two callbacks, or 0 (with a message naming the call)
+ * where cuFFT cannot make it: the caller then solves by the staged path. */
+#define FUSED_TRY(call)                                                                        \
+    do {                                                                                       \
+        cufftResult r_ = (call);                                                               \
+        if (r_ != CUFFT_SUCCESS) {                                                             \
+            fprintf(stderr, "%s:%d: cuFFT error in %s: code %d (the fused solver is not used)\n", \
+                    __FILE__, __LINE__, #call, (int)r_);                                       \
+            cufftDestroy(plan);                                                                \
+            return 0;                                                                          \
+        }                                                                                      \
+    } while (0)
+
+static cufftHandle fused_plan(int n, int stride, int batch, cufftType type, const char *load, const char *store,
+                              void **info)
 {
-    size_t ir_size, work;
-    const char *ir = fused_ltoir(&ir_size);
+    size_t ld_size, st_size, work;
+    const char *ld = fused_ltoir(load, &ld_size), *st = fused_ltoir(store, &st_size);
     bool fwd = type == CUFFT_D2Z;
     int h = n / 2 + 1, in_n = fwd ? n : h, out_n = fwd ? h : n;
     cufftHandle plan;
     CUFFT_CHECK(cufftCreate(&plan));
-    CUFFT_CHECK(cufftXtSetJITCallback(plan, load, ir, ir_size, fwd ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_COMPLEX_DOUBLE, info));
-    CUFFT_CHECK(cufftXtSetJITCallback(plan, store, ir, ir_size, fwd ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_REAL_DOUBLE, info));
-    /* contiguous lines (stride 1): line b at b dist; strided lines (dist 1):
-     * element j at j stride. inembed/onembed must not be NULL, or cuFFT
-     * ignores the strides. */
+    FUSED_TRY(cufftXtSetJITCallback(plan, load, ld, ld_size, fwd ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_COMPLEX_DOUBLE, info));
+    FUSED_TRY(cufftXtSetJITCallback(plan, store, st, st_size, fwd ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_REAL_DOUBLE, info));
+    /* contiguous lines (stride 1): line b at b times the line's length;
+     * strided lines: element j at j stride, neighbouring lines side by
+     * side (dist 1). inembed/onembed must not be NULL, or cuFFT ignores
+     * the strides. */
     int idist = stride == 1 ? in_n : 1, odist = stride == 1 ? out_n : 1;
-    CUFFT_CHECK(cufftMakePlanMany(plan, 1, &n, &in_n, stride, idist, &out_n, stride, odist, type, batch, &work));
+    FUSED_TRY(cufftMakePlanMany(plan, 1, &n, &in_n, stride, idist, &out_n, stride, odist, type, batch, &work));
     return plan;
 }
 
+/* The plans of grid g, or NULL where cuFFT could not make them (said once). */
 static fused_plans *fused_get(const fp_grid *g)
 {
+    static int failed;
+    if (failed)
+        return NULL;
     if (cache.d_par && cache.n[0] == g->n[0] && cache.n[1] == g->n[1] && cache.n[2] == g->n[2])
         return &cache;
     if (cache.d_par) {
@@ -574,25 +623,31 @@ static fused_plans *fused_get(const fp_grid *g)
         for (int i = 0; i < 4; i++)
             CUFFT_CHECK(cufftDestroy(h[i]));
         CUDA_CHECK(cudaFree(cache.d_par));
+        cache.d_par = NULL;
     }
     int nx = g->n[0], ny = g->n[1], nz = g->n[2];
-    CUDA_CHECK(cudaMalloc(&cache.d_par, sizeof(fused_par)));
-    void *info = cache.d_par;
+    fused_par *d_par;
+    CUDA_CHECK(cudaMalloc(&d_par, sizeof(fused_par)));
+    void *info = d_par;
     int B = nx * nz, lines_x = ny * nz; /* fits: fused_ok */
-    cache.xf = fused_plan(nx, 1, lines_x, CUFFT_D2Z, "x_fwd_load", "x_fwd_store", &info);
-    cache.yf = fused_plan(ny, B, B, CUFFT_D2Z, "y_fwd_load", "y_fwd_store", &info);
-    cache.yi = fused_plan(ny, B, B, CUFFT_Z2D, "y_inv_load", "y_inv_store", &info);
-    cache.xi = fused_plan(nx, 1, lines_x, CUFFT_Z2D, "x_inv_load", "x_inv_store", &info);
+    cufftHandle h[4] = {fused_plan(nx, 1, lines_x, CUFFT_D2Z, "x_fwd_load", "x_fwd_store", &info),
+                        fused_plan(ny, B, B, CUFFT_D2Z, "y_fwd_load", "y_fwd_store", &info),
+                        fused_plan(ny, B, B, CUFFT_Z2D, "y_inv_load", "y_inv_store", &info),
+                        fused_plan(nx, 1, lines_x, CUFFT_Z2D, "x_inv_load", "x_inv_store", &info)};
+    if (!h[0] || !h[1] || !h[2] || !h[3]) {
+        for (int i = 0; i < 4; i++)
+            if (h[i])
+                CUFFT_CHECK(cufftDestroy(h[i]));
+        CUDA_CHECK(cudaFree(d_par));
+        failed = 1;
+        return NULL;
+    }
+    cache.xf = h[0], cache.yf = h[1], cache.yi = h[2], cache.xi = h[3], cache.d_par = d_par;
     for (int a = 0; a < 3; a++)
         cache.n[a] = g->n[a];
     return &cache;
 }
 
-/* The device part of fp_solve_cuda, fused: d_a (the whole grid, device
- * memory) holds f on entry and u on return (the mean removal of the
- * singular problems is the caller's). P->real holds the grid in L1
- * between the transforms, then Thomas's gamma; P->spec is only the plans'
- * nominal complex buffer. Returns 0, or -1 on a zero pivot. */
 /* Where the fused solver applies: a whole grid on one GPU, lines of at
  * least 2 along x and y (a line of one is the staged path's), batches
  * that cuFFT's int counts hold. */
@@ -606,15 +661,9 @@ static int fused_ok(const fp_gpu *P)
 
 extern "C" int fp_gpu_solve_fused(fp_gpu *P, double *d_a)
 {
-    if (!fused_ok(P)) { /* the staged path */
-        fp_gpu_transform(P, 0, 0, d_a);
-        fp_gpu_transform(P, 1, 0, d_a);
-        int rc = fp_gpu_solve_z(P, d_a);
-        fp_gpu_transform(P, 1, 1, d_a);
-        fp_gpu_transform(P, 0, 1, d_a);
-        return rc;
-    }
-    fused_plans *F = fused_get(&P->g);
+    fused_plans *F = fused_ok(P) ? fused_get(&P->g) : NULL;
+    if (!F)
+        return 1;
     fused_par par = {d_a, P->real, (unsigned)P->g.n[0], (unsigned)P->g.n[1], (unsigned)P->g.n[2],
                      (int)P->g.bc[0], (int)P->g.bc[1]};
     CUDA_CHECK(cudaMemcpyAsync(F->d_par, &par, sizeof par, cudaMemcpyHostToDevice, P->stream));
@@ -663,6 +712,13 @@ extern "C" int fp_solve_cuda(const fp_grid *g, double *f)
     if (fp_singular(g))
         remove_mean(P, d_a, d_sum);
     int rc = fp_gpu_solve_fused(P, d_a);
+    if (rc == 1) { /* the staged path */
+        fp_gpu_transform(P, 0, 0, d_a);
+        fp_gpu_transform(P, 1, 0, d_a);
+        rc = fp_gpu_solve_z(P, d_a);
+        fp_gpu_transform(P, 1, 1, d_a);
+        fp_gpu_transform(P, 0, 1, d_a);
+    }
     if (fp_singular(g))
         remove_mean(P, d_a, d_sum);
     CUDA_CHECK(cudaMemcpyAsync(f, d_a, bytes, cudaMemcpyDeviceToHost, stream));
