@@ -16,7 +16,7 @@ LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB_DIR)/fp_gpu_plan.cu $(LAB4_DIR)/nccl
 MPI_CFLAGS := $(shell mpicc --showme:compile 2>/dev/null)
 MPI_LIBS   := $(shell mpicc --showme:link 2>/dev/null)
 LAB_CFLAGS := -fopenmp $(MPI_CFLAGS) -I$(CUDA_HOME)/include -I$(LAB4_DIR)
-LAB_LDLIBS  = -lfftw3 -lopenblas $(CUDA_LIBS) -lcufft -lnvrtc -lnccl $(MPI_LIBS) -lm
+LAB_LDLIBS  = -lfftw3 -lopenblas $(CUDA_LIBS) -lcufft -lnvrtc -lnvJitLink -lnccl $(MPI_LIBS) -lm
 LAB_LD      = $(CC) -fopenmp
 # Two OpenMP threads for the tests, on any machine: the batch race is only
 # visible with more than one.

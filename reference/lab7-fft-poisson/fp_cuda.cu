@@ -344,6 +344,7 @@ extern "C" int fp_gpu_solve_z(fp_gpu *P, double *d_a)
  * is the mirror image. One place decodes a cuFFT offset into (line,
  * element); everything else is the staged kernels' arithmetic. */
 #include <cufftXt.h>
+#include <nvJitLink.h>
 #include <nvrtc.h>
 
 #define NVRTC_CHECK(call)                                                                          \
@@ -531,6 +532,16 @@ static const char *fused_ltoir(const char *name, size_t *size)
         *size = sizes[i];
         return irs[i];
     }
+    /* cuFFT links the callbacks with nvJitLink, which it opens at run
+     * time by its name alone: a library that only this program's run
+     * path finds is not found then (cufftMakePlanMany returned
+     * CUFFT_INTERNAL_ERROR on the kit's H100 host). Calling it here links
+     * it into the program, so cuFFT finds it loaded. */
+    unsigned jl_major, jl_minor;
+    if (nvJitLinkVersion(&jl_major, &jl_minor) != NVJITLINK_SUCCESS) {
+        fprintf(stderr, "nvJitLinkVersion: failed (the fused solver's callbacks need nvJitLink)\n");
+        exit(1);
+    }
     int dev;
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dev));
@@ -648,6 +659,90 @@ static fused_plans *fused_get(const fp_grid *g)
     return &cache;
 }
 
+/* The z systems of the fused solve: thomas_batch without its gamma array.
+ * Gamma depends on the system's diagonal alone, not on the data, so the
+ * forward sweep keeps only every CK-th pivot (aux), and the backward sweep
+ * recomputes each chunk's CK gammas from its pivot, by the same
+ * operations, into registers: the grid is read and written twice, where
+ * thomas_batch also writes and reads a gamma array of the grid's size
+ * (six trips through memory become four). ckpt: ceil(n/CK) nsys doubles. */
+enum { CK = 16 };
+__global__ static void thomas_checkpointed(z_geo Z, double *a, double *ckpt, int *bad)
+{
+    size_t nsys = (size_t)Z.d[0] * Z.d[1], s = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (s >= nsys)
+        return;
+    int kx = Z.lo[0] + (int)(s % Z.d[0]), ky = Z.lo[1] + (int)(s / Z.d[0]), n = Z.g.n[2];
+    double hz = Z.g.L[2] / n, off = 1.0 / (hz * hz);
+    double b = -2.0 * off + eig(Z.g.bc[0], kx, Z.g.n[0], Z.g.L[0] / Z.g.n[0]) +
+               eig(Z.g.bc[1], ky, Z.g.n[1], Z.g.L[1] / Z.g.n[1]);
+    double corner = Z.g.bc[2] == FP_N ? off : -off;
+    double b0 = b + corner, bn = b + corner;
+    if (kx == 0 && ky == 0 && Z.singular)
+        b0 -= off; /* pin u_0 = 0, as on the CPU */
+    if (n == 1) {
+        double d = b0 + bn - b;
+        if (d == 0.0)
+            *bad = 1;
+        a[s] = a[s] * Z.scale / d;
+        return;
+    }
+    double aux = b0;
+    if (aux == 0.0)
+        *bad = 1;
+    double prev = a[s] * Z.scale / aux;
+    a[s] = prev;
+    ckpt[s] = aux;
+    for (int k = 1; k < n; k++) {
+        double gk = off / aux;
+        aux = (k == n - 1 ? bn : b) - off * gk;
+        if (aux == 0.0)
+            *bad = 1;
+        if (k % CK == 0)
+            ckpt[(size_t)(k / CK) * nsys + s] = aux;
+        prev = (Z.scale * a[k * nsys + s] - off * prev) / aux;
+        a[k * nsys + s] = prev;
+    }
+    for (int c = (n - 1) / CK; c >= 0; c--) {
+        const int k0 = c * CK;
+        double g[CK]; /* g[i] = gamma_{k0 + 1 + i}; unrolled: registers */
+        double x = ckpt[(size_t)c * nsys + s];
+#pragma unroll
+        for (int i = 0; i < CK; i++)
+            if (k0 + 1 + i < n) {
+                g[i] = off / x;
+                x = (k0 + 1 + i == n - 1 ? bn : b) - off * g[i];
+            }
+#pragma unroll
+        for (int i = CK - 1; i >= 0; i--)
+            if (k0 + i <= n - 2) {
+                prev = a[(k0 + i) * nsys + s] - g[i] * prev;
+                a[(k0 + i) * nsys + s] = prev;
+            }
+    }
+}
+
+/* fp_gpu_solve_z with thomas_checkpointed (a periodic z is fp_gpu_solve_z's). */
+static int solve_z_fused(fp_gpu *P, double *d_a)
+{
+    if (P->g.bc[2] == FP_P)
+        return fp_gpu_solve_z(P, d_a);
+    z_geo Z;
+    Z.g = P->g;
+    for (int a = 0; a < 2; a++)
+        Z.lo[a] = P->box[2].lo[a], Z.d[a] = P->box[2].n[a];
+    Z.scale = 1.0 / (fp_round_trip(P->g.bc[0], P->g.n[0]) * fp_round_trip(P->g.bc[1], P->g.n[1]));
+    Z.singular = fp_singular(&P->g);
+    size_t nsys = (size_t)Z.d[0] * Z.d[1];
+    CUDA_CHECK(cudaMemsetAsync(P->bad, 0, sizeof(int), P->stream));
+    thomas_checkpointed<<<blocks_for(nsys), THREADS, 0, P->stream>>>(Z, d_a, P->real, P->bad);
+    CUDA_CHECK(cudaGetLastError());
+    int bad = 0;
+    CUDA_CHECK(cudaMemcpyAsync(&bad, P->bad, sizeof bad, cudaMemcpyDeviceToHost, P->stream));
+    CUDA_CHECK(cudaStreamSynchronize(P->stream));
+    return bad ? -1 : 0;
+}
+
 /* Where the fused solver applies: a whole grid on one GPU, lines of at
  * least 2 along x and y (a line of one is the staged path's), batches
  * that cuFFT's int counts hold. */
@@ -675,7 +770,7 @@ extern "C" int fp_gpu_solve_fused(fp_gpu *P, double *d_a)
      * callback is set), the complex side P->spec */
     CUFFT_CHECK(cufftExecD2Z(F->xf, d_a, P->spec));
     CUFFT_CHECK(cufftExecD2Z(F->yf, P->real, P->spec));
-    int rc = fp_gpu_solve_z(P, d_a);
+    int rc = solve_z_fused(P, d_a);
     CUFFT_CHECK(cufftExecZ2D(F->yi, P->spec, P->real));
     CUFFT_CHECK(cufftExecZ2D(F->xi, P->spec, d_a));
     return rc;
