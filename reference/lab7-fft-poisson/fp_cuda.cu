@@ -365,7 +365,10 @@ struct fused_par {
 };
 
 /* The callbacks' source, compiled by NVRTC (FP_P, FP_N, FP_D defined on
- * its command line from fft_poisson.h). */
+ * its command line from fft_poisson.h). The callbacks keep C++ linkage:
+ * cuFFT declares each by its name and its signature and links the
+ * mangled symbol (with extern "C" cufftMakePlanMany returned
+ * CUFFT_INTERNAL_ERROR on the kit's H100 host). */
 static const char *fused_src = R"(
 struct fused_par { double *a, *t; unsigned nx, ny, nz; int bcx, bcy; };
 typedef unsigned long long u64;
@@ -427,7 +430,7 @@ __device__ static double2 spectrum(const double *line, size_t stride, unsigned n
 
 /* x forward: lines b = y + ny z of L0 (contiguous) -> coefficients in L1 */
 #ifdef ONLY_x_fwd_load
-extern "C" __device__ double x_fwd_load(void *, u64 off, void *info, void *)
+__device__ double x_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned j;
@@ -437,7 +440,7 @@ extern "C" __device__ double x_fwd_load(void *, u64 off, void *info, void *)
 }
 #endif
 #ifdef ONLY_x_fwd_store
-extern "C" __device__ void x_fwd_store(void *, u64 off, double2 S, void *info, void *)
+__device__ void x_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned k;
@@ -448,7 +451,7 @@ extern "C" __device__ void x_fwd_store(void *, u64 off, double2 S, void *info, v
 #endif
 /* y forward: lines b = x + nx z of L1 (stride nx nz) -> coefficients in L0 */
 #ifdef ONLY_y_fwd_load
-extern "C" __device__ double y_fwd_load(void *, u64 off, void *info, void *)
+__device__ double y_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 j; unsigned b;
@@ -458,7 +461,7 @@ extern "C" __device__ double y_fwd_load(void *, u64 off, void *info, void *)
 }
 #endif
 #ifdef ONLY_y_fwd_store
-extern "C" __device__ void y_fwd_store(void *, u64 off, double2 S, void *info, void *)
+__device__ void y_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 k; unsigned b;
@@ -469,7 +472,7 @@ extern "C" __device__ void y_fwd_store(void *, u64 off, double2 S, void *info, v
 #endif
 /* y inverse: coefficients in L0 -> lines of L1 */
 #ifdef ONLY_y_inv_load
-extern "C" __device__ double2 y_inv_load(void *, u64 off, void *info, void *)
+__device__ double2 y_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 k; unsigned b;
@@ -479,7 +482,7 @@ extern "C" __device__ double2 y_inv_load(void *, u64 off, void *info, void *)
 }
 #endif
 #ifdef ONLY_y_inv_store
-extern "C" __device__ void y_inv_store(void *, u64 off, double v, void *info, void *)
+__device__ void y_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 j; unsigned b;
@@ -490,7 +493,7 @@ extern "C" __device__ void y_inv_store(void *, u64 off, double v, void *info, vo
 #endif
 /* x inverse: coefficients in L1 -> lines of L0 */
 #ifdef ONLY_x_inv_load
-extern "C" __device__ double2 x_inv_load(void *, u64 off, void *info, void *)
+__device__ double2 x_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned k;
@@ -500,7 +503,7 @@ extern "C" __device__ double2 x_inv_load(void *, u64 off, void *info, void *)
 }
 #endif
 #ifdef ONLY_x_inv_store
-extern "C" __device__ void x_inv_store(void *, u64 off, double v, void *info, void *)
+__device__ void x_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned j;
