@@ -359,7 +359,8 @@ extern "C" int fp_gpu_solve_z(fp_gpu *P, double *d_a)
 
 /* What every callback reads (device memory, the plans' caller info). */
 struct fused_par {
-    double *a, *t; /* the grid in L0 (d_a) and in L1 (P->real) */
+    double *a, *t;            /* the grid in L0 (d_a) and in L1 (P->real) */
+    const double2 *twx, *twy; /* (sin, cos)(-pi k / 2n) of x and y, k < n */
     unsigned nx, ny, nz;
     int bcx, bcy;
 };
@@ -370,7 +371,23 @@ struct fused_par {
  * mangled symbol (with extern "C" cufftMakePlanMany returned
  * CUFFT_INTERNAL_ERROR on the kit's H100 host). */
 static const char *fused_src = R"(
-struct fused_par { double *a, *t; unsigned nx, ny, nz; int bcx, bcy; };
+struct fused_par { double *a, *t; const double2 *twx, *twy; unsigned nx, ny, nz; int bcx, bcy; };
+/* The grid's sizes and x, y types: compile-time constants where the
+ * plans were made for one grid (K_NX ...: divisions by constants become
+ * multiplications, the branches on the types fold), else the parameters. */
+#ifdef K_NX
+#define NX ((unsigned)K_NX)
+#define NY ((unsigned)K_NY)
+#define NZ ((unsigned)K_NZ)
+#define BCX K_BCX
+#define BCY K_BCY
+#else
+#define NX (p->nx)
+#define NY (p->ny)
+#define NZ (p->nz)
+#define BCX (p->bcx)
+#define BCY (p->bcy)
+#endif
 typedef unsigned long long u64;
 
 /* off = q d + r; 32-bit division where the offset allows (a 64-bit one is
@@ -391,14 +408,15 @@ __device__ static double sgn(int bc, unsigned c, double v) { return bc == FP_D &
 /* Half-spectrum entry k of a line of n: the coefficients it gives, at
  * line[p stride] (post_forward_value of the staged kernels, entry-wise:
  * entry k makes coefficient k and, through V_{n-k} = conj(V_k), n - k) */
-__device__ static void put(double *line, size_t stride, unsigned n, int bc, unsigned kk, double vx, double vy)
+__device__ static void put(double *line, size_t stride, unsigned n, int bc, const double2 *tw, unsigned kk, double vx,
+                           double vy)
 {
-    double s, co;
-    sincospi(-(double)kk / (2.0 * n), &s, &co);
+    double s = tw[kk].x, co = tw[kk].y; /* the staged kernels' sincospi(-kk / 2n), from a table */
     unsigned p = bc == FP_D ? n - 1 - kk : kk;
     line[p * stride] = 2.0 * (co * vx - s * vy);
 }
-__device__ static void coefficients(double *line, size_t stride, unsigned n, int bc, unsigned k, double2 S)
+__device__ static void coefficients(double *line, size_t stride, unsigned n, int bc, const double2 *tw, unsigned k,
+                                    double2 S)
 {
     bool twin = k > 0 && 2 * k < n;
     if (bc == FP_P) { /* halfcomplex */
@@ -406,11 +424,11 @@ __device__ static void coefficients(double *line, size_t stride, unsigned n, int
         if (twin) line[(n - k) * stride] = S.y;
         return;
     }
-    put(line, stride, n, bc, k, S.x, S.y);
-    if (twin) put(line, stride, n, bc, n - k, S.x, -S.y);
+    put(line, stride, n, bc, tw, k, S.x, S.y);
+    if (twin) put(line, stride, n, bc, tw, n - k, S.x, -S.y);
 }
 /* pre_inverse_value of the staged kernels, on a strided line */
-__device__ static double2 spectrum(const double *line, size_t stride, unsigned n, int bc, unsigned k)
+__device__ static double2 spectrum(const double *line, size_t stride, unsigned n, int bc, const double2 *tw, unsigned k)
 {
     double2 w;
     if (bc == FP_P) {
@@ -421,8 +439,7 @@ __device__ static double2 spectrum(const double *line, size_t stride, unsigned n
     double yk, ynk;
     if (bc == FP_N) { yk = line[k * stride]; ynk = k == 0 ? 0.0 : line[(n - k) * stride]; }
     else { yk = line[(n - 1 - k) * stride]; ynk = k == 0 ? 0.0 : line[(k - 1) * stride]; }
-    double sn, co;
-    sincospi((double)k / (2.0 * n), &sn, &co);
+    double sn = -tw[k].x, co = tw[k].y; /* sincospi(k / 2n): the sine odd, the cosine even */
     w.x = co * yk + sn * ynk;
     w.y = sn * yk - co * ynk;
     return w;
@@ -434,9 +451,9 @@ __device__ double x_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned j;
-    divmod(off, p->nx, b, j);
-    unsigned c = cell_at(j, p->nx, p->bcx);
-    return sgn(p->bcx, c, p->a[b * p->nx + c]);
+    divmod(off, NX, b, j);
+    unsigned c = cell_at(j, NX, BCX);
+    return sgn(BCX, c, p->a[b * NX + c]);
 }
 #endif
 #ifdef ONLY_x_fwd_store
@@ -444,9 +461,9 @@ __device__ void x_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned k;
-    divmod(off, p->nx / 2 + 1, b, k);
-    size_t y = b % p->ny, z = b / p->ny;
-    coefficients(p->t + p->nx * (z + p->nz * y), 1, p->nx, p->bcx, k, S);
+    divmod(off, NX / 2 + 1, b, k);
+    size_t y = b % NY, z = b / NY;
+    coefficients(p->t + NX * (z + NZ * y), 1, NX, BCX, p->twx, k, S);
 }
 #endif
 /* y forward: lines b = x + nx z of L1 (stride nx nz) -> coefficients in L0 */
@@ -455,9 +472,9 @@ __device__ double y_fwd_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 j; unsigned b;
-    divmod(off, p->nx * p->nz, j, b);
-    unsigned c = cell_at((unsigned)j, p->ny, p->bcy);
-    return sgn(p->bcy, c, p->t[b + (size_t)p->nx * p->nz * c]);
+    divmod(off, NX * NZ, j, b);
+    unsigned c = cell_at((unsigned)j, NY, BCY);
+    return sgn(BCY, c, p->t[b + (size_t)NX * NZ * c]);
 }
 #endif
 #ifdef ONLY_y_fwd_store
@@ -465,9 +482,9 @@ __device__ void y_fwd_store(void *, u64 off, double2 S, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 k; unsigned b;
-    divmod(off, p->nx * p->nz, k, b);
-    size_t x = b % p->nx, z = b / p->nx;
-    coefficients(p->a + x + (size_t)p->nx * p->ny * z, p->nx, p->ny, p->bcy, (unsigned)k, S);
+    divmod(off, NX * NZ, k, b);
+    size_t x = b % NX, z = b / NX;
+    coefficients(p->a + x + (size_t)NX * NY * z, NX, NY, BCY, p->twy, (unsigned)k, S);
 }
 #endif
 /* y inverse: coefficients in L0 -> lines of L1 */
@@ -476,9 +493,9 @@ __device__ double2 y_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 k; unsigned b;
-    divmod(off, p->nx * p->nz, k, b);
-    size_t x = b % p->nx, z = b / p->nx;
-    return spectrum(p->a + x + (size_t)p->nx * p->ny * z, p->nx, p->ny, p->bcy, (unsigned)k);
+    divmod(off, NX * NZ, k, b);
+    size_t x = b % NX, z = b / NX;
+    return spectrum(p->a + x + (size_t)NX * NY * z, NX, NY, BCY, p->twy, (unsigned)k);
 }
 #endif
 #ifdef ONLY_y_inv_store
@@ -486,9 +503,9 @@ __device__ void y_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 j; unsigned b;
-    divmod(off, p->nx * p->nz, j, b);
-    unsigned c = cell_at((unsigned)j, p->ny, p->bcy);
-    p->t[b + (size_t)p->nx * p->nz * c] = sgn(p->bcy, c, v);
+    divmod(off, NX * NZ, j, b);
+    unsigned c = cell_at((unsigned)j, NY, BCY);
+    p->t[b + (size_t)NX * NZ * c] = sgn(BCY, c, v);
 }
 #endif
 /* x inverse: coefficients in L1 -> lines of L0 */
@@ -497,9 +514,9 @@ __device__ double2 x_inv_load(void *, u64 off, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned k;
-    divmod(off, p->nx / 2 + 1, b, k);
-    size_t y = b % p->ny, z = b / p->ny;
-    return spectrum(p->t + p->nx * (z + p->nz * y), 1, p->nx, p->bcx, k);
+    divmod(off, NX / 2 + 1, b, k);
+    size_t y = b % NY, z = b / NY;
+    return spectrum(p->t + NX * (z + NZ * y), 1, NX, BCX, p->twx, k);
 }
 #endif
 #ifdef ONLY_x_inv_store
@@ -507,9 +524,9 @@ __device__ void x_inv_store(void *, u64 off, double v, void *info, void *)
 {
     const fused_par *p = (const fused_par *)info;
     u64 b; unsigned j;
-    divmod(off, p->nx, b, j);
-    unsigned c = cell_at(j, p->nx, p->bcx);
-    p->a[b * p->nx + c] = sgn(p->bcx, c, v);
+    divmod(off, NX, b, j);
+    unsigned c = cell_at(j, NX, BCX);
+    p->a[b * NX + c] = sgn(BCX, c, v);
 }
 #endif
 )";
@@ -518,7 +535,7 @@ __device__ void x_inv_store(void *, u64 off, double v, void *info, void *)
  * only that function defined: cuFFT links the load and the store
  * callback's IR into one kernel, where a function defined in both would
  * be defined twice), compiled once a process. */
-static const char *fused_ltoir(const char *name, size_t *size)
+static const char *fused_ltoir(const char *name, const fp_grid *k, size_t *size)
 {
     enum { NAMES = 8 };
     static const char *names[NAMES];
@@ -531,7 +548,7 @@ static const char *fused_ltoir(const char *name, size_t *size)
         fprintf(stderr, "fused_ltoir: more than %d callbacks\n", NAMES);
         exit(1);
     }
-    if (names[i]) {
+    if (names[i] && !k) {
         *size = sizes[i];
         return irs[i];
     }
@@ -555,10 +572,20 @@ static const char *fused_ltoir(const char *name, size_t *size)
     snprintf(defs[1], sizeof defs[1], "-DFP_N=%d", (int)FP_N);
     snprintf(defs[2], sizeof defs[2], "-DFP_D=%d", (int)FP_D);
     snprintf(defs[3], sizeof defs[3], "-DONLY_%s", name);
-    const char *opts[] = {arch, "-dlto", "--relocatable-device-code=true", "-std=c++17", defs[0], defs[1], defs[2], defs[3]};
+    char kdefs[5][32]; /* the grid's constants, where k is given */
+    if (k) {
+        snprintf(kdefs[0], sizeof kdefs[0], "-DK_NX=%d", k->n[0]);
+        snprintf(kdefs[1], sizeof kdefs[1], "-DK_NY=%d", k->n[1]);
+        snprintf(kdefs[2], sizeof kdefs[2], "-DK_NZ=%d", k->n[2]);
+        snprintf(kdefs[3], sizeof kdefs[3], "-DK_BCX=%d", (int)k->bc[0]);
+        snprintf(kdefs[4], sizeof kdefs[4], "-DK_BCY=%d", (int)k->bc[1]);
+    }
+    const char *opts[] = {arch,     "-dlto",  "--relocatable-device-code=true", "-std=c++17", defs[0], defs[1], defs[2],
+                          defs[3], kdefs[0], kdefs[1], kdefs[2], kdefs[3], kdefs[4]};
+    int nopts = k ? 13 : 8;
     nvrtcProgram prog;
     NVRTC_CHECK(nvrtcCreateProgram(&prog, fused_src, "fp_fused_callbacks.cu", 0, NULL, NULL));
-    nvrtcResult rc = nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof *opts), opts);
+    nvrtcResult rc = nvrtcCompileProgram(prog, nopts, opts);
     if (rc != NVRTC_SUCCESS) {
         size_t n;
         NVRTC_CHECK(nvrtcGetProgramLogSize(prog, &n));
@@ -566,6 +593,17 @@ static const char *fused_ltoir(const char *name, size_t *size)
         NVRTC_CHECK(nvrtcGetProgramLog(prog, log));
         fprintf(stderr, "nvrtcCompileProgram (the fused solver's callback %s): %s\n%s\n", name, nvrtcGetErrorString(rc), log);
         exit(1);
+    }
+    if (k) { /* a grid's own: the caller's to free */
+        NVRTC_CHECK(nvrtcGetLTOIRSize(prog, size));
+        char *ir = (char *)malloc(*size);
+        if (!ir) {
+            fprintf(stderr, "fused_ltoir: out of host memory\n");
+            exit(1);
+        }
+        NVRTC_CHECK(nvrtcGetLTOIR(prog, ir));
+        NVRTC_CHECK(nvrtcDestroyProgram(&prog));
+        return ir;
     }
     NVRTC_CHECK(nvrtcGetLTOIRSize(prog, &sizes[i]));
     irs[i] = (char *)malloc(sizes[i]);
@@ -581,15 +619,29 @@ static const char *fused_ltoir(const char *name, size_t *size)
 }
 
 /* The four plans of one grid (x and y, forward and back) with their
- * callbacks, and the callbacks' parameters. Linking the callbacks into
- * cuFFT's kernels takes a good part of a second, so the plans of the last
- * grid are kept for the process's next solve of the same size. */
+ * callbacks, the callbacks' parameters and twiddle tables. Linking the
+ * callbacks into cuFFT's kernels takes a good part of a second, so the
+ * plans of the last grid are kept for the process's next solve of the
+ * same grid. Grids of 2^21 cells and more get callbacks compiled for
+ * them (their sizes and x, y types constants: SPECIAL_CELLS); smaller
+ * ones, the tests' many grids, share one compiled set. */
+enum { SPECIAL_CELLS = 1 << 21 };
 struct fused_plans {
-    int n[3];
+    int n[3], bc[2], special;
     cufftHandle xf, yf, yi, xi;
     fused_par *d_par;
+    double2 *tw; /* x's n[0] entries, then y's n[1] */
 };
-static fused_plans cache = {{0, 0, 0}, 0, 0, 0, 0, NULL};
+static fused_plans cache;
+
+/* tw[k] = (sin, cos)(-pi k / 2n), k < n: the staged kernels' sincospi,
+ * once per grid, where the callbacks would call it for every element */
+__global__ static void twiddles(double2 *tw, int n)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        sincospi(-(double)k / (2.0 * n), &tw[k].x, &tw[k].y);
+}
 
 /* A plan with its two callbacks, or 0 (with a message naming the call)
  * where cuFFT cannot make it: the caller then solves by the staged path. */
@@ -605,10 +657,10 @@ static fused_plans cache = {{0, 0, 0}, 0, 0, 0, 0, NULL};
     } while (0)
 
 static cufftHandle fused_plan(int n, int stride, int batch, cufftType type, const char *load, const char *store,
-                              void **info)
+                              void **info, const fp_grid *special)
 {
     size_t ld_size, st_size, work;
-    const char *ld = fused_ltoir(load, &ld_size), *st = fused_ltoir(store, &st_size);
+    const char *ld = fused_ltoir(load, special, &ld_size), *st = fused_ltoir(store, special, &st_size);
     bool fwd = type == CUFFT_D2Z;
     int h = n / 2 + 1, in_n = fwd ? n : h, out_n = fwd ? h : n;
     cufftHandle plan;
@@ -621,6 +673,8 @@ static cufftHandle fused_plan(int n, int stride, int batch, cufftType type, cons
      * the strides. */
     int idist = stride == 1 ? in_n : 1, odist = stride == 1 ? out_n : 1;
     FUSED_TRY(cufftMakePlanMany(plan, 1, &n, &in_n, stride, idist, &out_n, stride, odist, type, batch, &work));
+    if (special) /* the grid's own IR, linked by now */
+        free((void *)ld), free((void *)st);
     return plan;
 }
 
@@ -630,24 +684,28 @@ static fused_plans *fused_get(const fp_grid *g)
     static int failed;
     if (failed)
         return NULL;
-    if (cache.d_par && cache.n[0] == g->n[0] && cache.n[1] == g->n[1] && cache.n[2] == g->n[2])
+    int special = fp_cells(g) >= SPECIAL_CELLS;
+    if (cache.d_par && cache.n[0] == g->n[0] && cache.n[1] == g->n[1] && cache.n[2] == g->n[2] &&
+        cache.special == special && (!special || (cache.bc[0] == (int)g->bc[0] && cache.bc[1] == (int)g->bc[1])))
         return &cache;
     if (cache.d_par) {
         cufftHandle h[4] = {cache.xf, cache.yf, cache.yi, cache.xi};
         for (int i = 0; i < 4; i++)
             CUFFT_CHECK(cufftDestroy(h[i]));
         CUDA_CHECK(cudaFree(cache.d_par));
+        CUDA_CHECK(cudaFree(cache.tw));
         cache.d_par = NULL;
     }
     int nx = g->n[0], ny = g->n[1], nz = g->n[2];
     fused_par *d_par;
     CUDA_CHECK(cudaMalloc(&d_par, sizeof(fused_par)));
     void *info = d_par;
+    const fp_grid *k = special ? g : NULL;
     int B = nx * nz, lines_x = ny * nz; /* fits: fused_ok */
-    cufftHandle h[4] = {fused_plan(nx, 1, lines_x, CUFFT_D2Z, "x_fwd_load", "x_fwd_store", &info),
-                        fused_plan(ny, B, B, CUFFT_D2Z, "y_fwd_load", "y_fwd_store", &info),
-                        fused_plan(ny, B, B, CUFFT_Z2D, "y_inv_load", "y_inv_store", &info),
-                        fused_plan(nx, 1, lines_x, CUFFT_Z2D, "x_inv_load", "x_inv_store", &info)};
+    cufftHandle h[4] = {fused_plan(nx, 1, lines_x, CUFFT_D2Z, "x_fwd_load", "x_fwd_store", &info, k),
+                        fused_plan(ny, B, B, CUFFT_D2Z, "y_fwd_load", "y_fwd_store", &info, k),
+                        fused_plan(ny, B, B, CUFFT_Z2D, "y_inv_load", "y_inv_store", &info, k),
+                        fused_plan(nx, 1, lines_x, CUFFT_Z2D, "x_inv_load", "x_inv_store", &info, k)};
     if (!h[0] || !h[1] || !h[2] || !h[3]) {
         for (int i = 0; i < 4; i++)
             if (h[i])
@@ -656,9 +714,16 @@ static fused_plans *fused_get(const fp_grid *g)
         failed = 1;
         return NULL;
     }
+    CUDA_CHECK(cudaMalloc(&cache.tw, (size_t)(nx + ny) * sizeof(double2)));
+    twiddles<<<blocks_for(nx), THREADS>>>(cache.tw, nx);
+    CUDA_CHECK(cudaGetLastError());
+    twiddles<<<blocks_for(ny), THREADS>>>(cache.tw + nx, ny);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
     cache.xf = h[0], cache.yf = h[1], cache.yi = h[2], cache.xi = h[3], cache.d_par = d_par;
     for (int a = 0; a < 3; a++)
         cache.n[a] = g->n[a];
+    cache.bc[0] = (int)g->bc[0], cache.bc[1] = (int)g->bc[1], cache.special = special;
     return &cache;
 }
 
@@ -762,8 +827,8 @@ extern "C" int fp_gpu_solve_fused(fp_gpu *P, double *d_a)
     fused_plans *F = fused_ok(P) ? fused_get(&P->g) : NULL;
     if (!F)
         return 1;
-    fused_par par = {d_a, P->real, (unsigned)P->g.n[0], (unsigned)P->g.n[1], (unsigned)P->g.n[2],
-                     (int)P->g.bc[0], (int)P->g.bc[1]};
+    fused_par par = {d_a,         P->real, F->tw, F->tw + P->g.n[0], (unsigned)P->g.n[0], (unsigned)P->g.n[1],
+                     (unsigned)P->g.n[2], (int)P->g.bc[0], (int)P->g.bc[1]};
     CUDA_CHECK(cudaMemcpyAsync(F->d_par, &par, sizeof par, cudaMemcpyHostToDevice, P->stream));
     cufftHandle plans[4] = {F->xf, F->yf, F->yi, F->xi};
     for (int i = 0; i < 4; i++)

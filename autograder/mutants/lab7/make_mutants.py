@@ -69,7 +69,7 @@ m("gpu_thomas_scale_first_row_only",
   [("fp_cuda.cu", "prev = (a[k * nsys + s] * Z.scale - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")])
 m("gpu_fused_store_no_conjugate",
   "The fused solver's store callback makes coefficient n-k from V_k without conjugating it.\nrequires: gpu",
-  [("fp_cuda.cu", "if (twin) put(line, stride, n, bc, n - k, S.x, -S.y);", "if (twin) put(line, stride, n, bc, n - k, S.x, S.y);")])
+  [("fp_cuda.cu", "if (twin) put(line, stride, n, bc, tw, n - k, S.x, -S.y);", "if (twin) put(line, stride, n, bc, tw, n - k, S.x, S.y);")])
 m("gpu_fused_thomas_scale_first_row_only",
   "The fused solver's Thomas kernel normalises only the first element of each system.\nrequires: gpu",
   [("fp_cuda.cu", "prev = (Z.scale * a[k * nsys + s] - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")])
