@@ -14,7 +14,9 @@
 #     must make (read and write every cell) at the copy rate of the same
 #     run. cuFFT alone is not a bound the kit's design can approach: its
 #     four transforms are each three passes (pre, FFT, post) where cuFFT
-#     alone counts one;
+#     alone counts one. Where the solver defines fp_gpu_solve_fused (the
+#     README's optional challenge: pre and post steps in cuFFT's callbacks),
+#     its device solve against cuFFT alone (goal: <= 1.5x for N >= 256);
 #   - 2 GPUs (where there are two): fp_solve_nccl on 1 and 2 GPUs (strong
 #     scaling, with copies), its transposes as it reports them, and an NCCL
 #     all-to-all of the same bytes (goal: transposes at >= 80% of its rate);
