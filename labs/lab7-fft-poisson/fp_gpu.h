@@ -49,6 +49,15 @@ int fp_gpu_solve_z(fp_gpu *p, double *d_a);
 void fp_gpu_add(fp_gpu *p, double *d_a, size_t n, double c);
 void fp_gpu_sum(fp_gpu *p, const double *d_a, size_t n, double *d_sum);
 
+/* Optional, not part of the stage (README, "Beyond the pass bound"): the
+ * device part of fp_solve_cuda as one call, the transforms with their pre
+ * and post steps inside cuFFT's callbacks. d_a: the whole grid (device
+ * memory, box[] all the whole grid), f on entry, u on return, the mean
+ * removal left to the caller. Returns 0, -1 on a zero pivot, or 1 where
+ * it does not apply (nothing done). Weak: a solver without it links, and
+ * make bench then times the stages alone. */
+int fp_gpu_solve_fused(fp_gpu *p, double *d_a) __attribute__((weak));
+
 /* fp_solve_serial on the current GPU: f (host memory, the whole grid) on
  * entry, u on return. Returns 0, or -1 (bad grid, zero pivot, no GPU). */
 int fp_solve_cuda(const fp_grid *g, double *f);

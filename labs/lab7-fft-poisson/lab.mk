@@ -15,7 +15,7 @@ lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB_DIR)/fp_gpu_plan.cu $(LAB_DIR)/fp_mms.c common/nccl/nccl_world.c
 
 LAB_CFLAGS := -fopenmp $(MPI_CFLAGS) -I$(CUDA_HOME)/include
-LAB_LDLIBS  = -lfftw3 -lopenblas $(CUDA_LIBS) -lcufft -lnccl $(MPI_LIBS) -lm
+LAB_LDLIBS  = -lfftw3 -lopenblas $(CUDA_LIBS) -lcufft -lnvrtc -lnvJitLink -lnccl $(MPI_LIBS) -lm
 LAB_LD      = $(CC) -fopenmp
 # Two OpenMP threads for the tests, on any machine: the batch race is only
 # visible with more than one.

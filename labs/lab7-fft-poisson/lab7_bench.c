@@ -8,7 +8,8 @@
  *   lab7_bench gpu N REPEATS     the device part of the GPU solver (fp_gpu_*: data on
  *                                the GPU), its transforms and z stage; cuFFT alone
  *                                (the same D2Z/Z2D batches); the device copy rate;
- *                                and fp_solve_cuda with its copies
+ *                                fp_solve_cuda with its copies; and the fused
+ *                                device solve (fp_gpu_solve_fused) where there is one
  *   lab7_bench nccl N REPEATS    (under mpirun, one rank per GPU, 1 x P) fp_solve_nccl
  *                                with its copies, and its four transposes on the GPU as
  *                                it reports them (fp_record_seconds; "-" if it does not);
@@ -50,7 +51,7 @@ static fp_grid bench_grid(int N) { return (fp_grid){{N, N, N}, {1.0, 1.0, 1.0}, 
 /* The line of a run that did not give a result to check. */
 static int failed(const char *mode, int N, const char *why)
 {
-    printf("%s,%d,-,-,-,-,-,-,-,INVALID (failed: %s)\n", mode, N, why);
+    printf("%s,%d,-,-,-,-,-,-,-,-,INVALID (failed: %s)\n", mode, N, why);
     return 1;
 }
 
@@ -60,7 +61,7 @@ static int invalid(const char *mode, int N, const fp_grid *g, const double *u, c
     double r = fp_residual(g, u, f);
     if (r < 1e-10)
         return 0;
-    printf("%s,%d,-,-,-,-,-,-,-,INVALID (residual %.3g >= 1e-10)\n", mode, N, r);
+    printf("%s,%d,-,-,-,-,-,-,-,-,INVALID (residual %.3g >= 1e-10)\n", mode, N, r);
     return 1;
 }
 
@@ -110,7 +111,7 @@ static int run_cpu(int N, int reps)
     }
     double s = bench_median(ts, reps), t = bench_median(tt, reps), z = bench_median(tz, reps), w = bench_median(tf, reps);
     /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound */
-    printf("cpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,-,-,ok\n", N, s, t, z, w, s / w);
+    printf("cpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,-,-,-,ok\n", N, s, t, z, w, s / w);
     for (int ax = 0; ax < 2; ax++)
         for (int inv = 0; inv < 2; inv++)
             fftw_destroy_plan(plans[ax][inv]);
@@ -184,6 +185,30 @@ static int run_gpu(int N, int reps)
     CUDA_CHECK(cudaMemcpy(u, d_u, bytes, cudaMemcpyDeviceToHost));
     if (invalid("gpu", N, &g, u, f)) /* the timed runs' own result */
         return 1;
+    /* 2b. the fused device solve, where the solver has one (fp_gpu.h:
+     * optional); its first run (plans, callbacks linked) is the checked
+     * warm-up, and the timed runs' result is checked too */
+    double *tx = malloc(reps * sizeof *tx), fused = -1.0;
+    if (fp_gpu_solve_fused) {
+        int r;
+        for (r = -1; r < reps; r++) {
+            CUDA_CHECK(cudaMemcpyAsync(d_u, d_src, bytes, cudaMemcpyDeviceToDevice, st));
+            CUDA_CHECK(cudaEventRecord(e[0], st));
+            int rc = fp_gpu_solve_fused(gpu, d_u);
+            CUDA_CHECK(cudaEventRecord(e[1], st));
+            if (rc == 1) /* not applicable here: said on stderr, no figure */
+                break;
+            if (r >= 0)
+                tx[r] = event_ms(e[0], e[1]);
+            if (r == -1 || r == reps - 1) {
+                CUDA_CHECK(cudaMemcpy(u, d_u, bytes, cudaMemcpyDeviceToHost));
+                if (rc != 0 || invalid("gpu", N, &g, u, f))
+                    return 1;
+            }
+        }
+        if (r == reps) /* every timed run made */
+            fused = bench_median(tx, reps);
+    }
     fp_gpu_destroy(gpu);
     /* 3. the bounds: cuFFT alone (N^2 lines of N, D2Z and Z2D, x and y
      * forward and back) and the device copy rate */
@@ -210,15 +235,19 @@ static int run_gpu(int N, int reps)
     }
     double s = bench_median(ts, reps), t = bench_median(tt, reps), z = bench_median(tz, reps), c = bench_median(tc, reps);
     double copy_gbs = 2.0 * bytes / bench_median(tb, reps) / 1e9;
-    /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound,copy_GB/s,with_copies_s */
-    printf("gpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.1f,%.6f,ok\n", N, s, t, z, c, s / c, copy_gbs, bench_median(tw, reps));
+    /* mode,N,solve_s,transforms_s,z_s,bound_s,solve/bound,copy_GB/s,with_copies_s,fused_s ("-": none),status */
+    char fs[32] = "-";
+    if (fused >= 0.0)
+        snprintf(fs, sizeof fs, "%.6f", fused);
+    printf("gpu,%d,%.6f,%.6f,%.6f,%.6f,%.3f,%.1f,%.6f,%s,ok\n", N, s, t, z, c, s / c, copy_gbs,
+           bench_median(tw, reps), fs);
     CUFFT_CHECK(cufftDestroy(fw));
     CUFFT_CHECK(cufftDestroy(bw));
     void *buffers[3] = {d_u, d_src, d_c};
     for (int i = 0; i < 3; i++)
         CUDA_CHECK(cudaFree(buffers[i]));
     kit_free(f), kit_free(u);
-    free(ts), free(tt), free(tz), free(tc), free(tb), free(tw);
+    free(ts), free(tt), free(tz), free(tc), free(tb), free(tw), free(tx);
     return 0;
 }
 
@@ -301,7 +330,7 @@ static int run_nccl(int N, int reps, int *argc, char ***argv)
     if (tr >= 0.0)
         snprintf(trs, sizeof trs, "%.6f", tr);
     if (w.rank == 0)
-        printf("nccl,%d,%.6f,%s,%.6f,%d,-,-,-,ok\n", N, bench_median(ts, reps), trs, x4, w.size);
+        printf("nccl,%d,%.6f,%s,%.6f,%d,-,-,-,-,ok\n", N, bench_median(ts, reps), trs, x4, w.size);
     void *buffers[2] = {d_s, d_r};
     for (int i = 0; i < 2; i++)
         CUDA_CHECK(cudaFree(buffers[i]));

@@ -66,7 +66,16 @@ m("gpu_post_forward_no_conjugate",
   [("fp_cuda.cu", "vy = 2 * kk <= n ? S[kk].y : -S[n - kk].y;", "vy = 2 * kk <= n ? S[kk].y : S[n - kk].y;")])
 m("gpu_thomas_scale_first_row_only",
   "The GPU's Thomas kernel normalises only the first element of each system.\nrequires: gpu",
-  [("fp_cuda.cu", "prev = (a[k * nsys + s] * Z.scale - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")])
+  [("fp_cuda.cu", "prev = (a[k * nsys + s] * Z.scale - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")],
+  caught_by=["gpu_solve_equals_serial", "gpu_eigenmodes_and_order", "nccl_one_rank"])
+m("gpu_fused_store_no_conjugate",
+  "The fused solver's store callback makes coefficient n-k from V_k without conjugating it.\nrequires: gpu",
+  [("fp_cuda.cu", "if (twin) put(line, stride, n, bc, tw, n - k, S.x, -S.y);", "if (twin) put(line, stride, n, bc, tw, n - k, S.x, S.y);")],
+  caught_by=["gpu_solve_equals_serial", "gpu_eigenmodes_and_order"])
+m("gpu_fused_thomas_scale_first_row_only",
+  "The fused solver's Thomas kernel normalises only the first element of each system.\nrequires: gpu",
+  [("fp_cuda.cu", "prev = (Z.scale * a[k * nsys + s] - off * prev) / aux;", "prev = (a[k * nsys + s] - off * prev) / aux;")],
+  caught_by=["gpu_solve_equals_serial", "gpu_eigenmodes_and_order"])
 m("nccl_unpack_from_wrong_box",
   "The NCCL transposes unpack the part of the peer's destination box, not of its source box (nothing from others).\n"
   "requires: gpu\nrequires: gpus 2",
