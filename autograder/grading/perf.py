@@ -88,9 +88,11 @@ def parse(text, lab, cache_bytes=None):
 
 
 def perf_config(lab):
-    if not os.path.exists(PERF_CONF):
+    # GRADE_PERF_CONF: another perf.conf (to try new weights; the self-test's)
+    conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
+    if not os.path.exists(conf):
         return []
-    with open(PERF_CONF) as f:
+    with open(conf) as f:
         return parse(f.read(), lab)
 
 

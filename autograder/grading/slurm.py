@@ -87,7 +87,7 @@ def fingerprints(args, entries):
 def graded_now(out, fps, sid, before=None):
     """Has sid a record of its submission as it is now (with --force: one
     other than `before`, its record when the run began)?"""
-    return batch.record_of(out, sid, fps[sid]) is not None and (before is None or stamp(out, sid) != before[sid])
+    return batch.record_of(out, sid, fps[sid])[0] is not None and (before is None or stamp(out, sid) != before[sid])
 
 
 def stamp(out, sid):
