@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import calls, current, perf, perf_feedback, term
+from . import calls, current, perf, perf_feedback, repeat, term
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
@@ -133,11 +133,35 @@ class Grader:
             raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
                           "(each test has its own limit too): an endless loop in several tests?")
         tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
+        flags = "; ".join(x for x in [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs) if x)
         result = {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "", "flags": flags}
         for p in lab.perf:
             result["tests"].append(perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs,
                                                 self.perf_lock, self.args.build_wall))
         return result
+
+    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs):
+        """The passed tests that autograder/labN/repeat.conf names, run again
+        alone (grading/repeat.py); returns the review flags of those whose
+        runs disagree (their points withheld)."""
+        flags, notes = [], []
+        for t in tests:
+            more = repeat.runs_for(self.lab.repeat, t["name"])
+            if t["status"] != "passed" or not more:
+                continue
+            passes = 1
+            for k in range(more):
+                path = os.path.join(binds[1][0], f"rerun-{k}.json")
+                rc, log = self.sandbox.run(slot, binds, make + [
+                    "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu)
+                notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
+                passes += repeat.rerun_passed(t["name"], path)
+            if passes != more + 1:
+                flags.append(repeat.withhold(t, passes, more + 1))
+        if notes:
+            write_atomic(os.path.join(logs, "reruns.log"), "\n".join(notes))
+        return flags
 
     def check_objects(self, objects):
         """Student code must not run in the test runner's own process (only
