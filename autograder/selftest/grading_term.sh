@@ -4,8 +4,9 @@
 # exported for Canvas and Moodle; a folder the grader cannot read refused;
 # a grading stopped by Ctrl-C writes its gradebook and resumes to the same
 # grades; a perf.conf weight change regrades and says so; identical files
-# get identical grades over repeated runs; a lab 2 wavefront that cannot run
-# in parallel loses its points. Small classes of lab 1 (a second or two a
+# get identical grades over repeated runs; one copied file stands out in
+# make similarity; a lab 2 wavefront that cannot run in parallel loses its
+# points. Small classes of lab 1 (a second or two a
 # submission) and two lab 2 submissions keep it to a few minutes.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -137,6 +138,22 @@ if [ "$first" = "4 4" ] && [ "$second" = "5 5" ] && [ "$third" = "5 5" ]; then
     pass "identical files, identical performance points over three runs ($first; $second; $third)"
 else
     fail "identical files got different performance points: $first; $second; $third (see $OUT/w*.log)"
+fi
+
+# --- Similarity per file: one copied file stands out ----------------------
+# x copied y's mandel.c and kept the skeleton's poisson.c (blanked as
+# boilerplate): over the whole pair a fifth alike, mandel.c all of it.
+sim=$OUT/sim
+mkdir -p "$sim/x" "$sim/y"
+cp reference/lab2-openmp/mandel.c labs/lab2-openmp/poisson.c "$sim/x/"
+cp reference/lab2-openmp/*.c "$sim/y/"
+autograder/similarity -o "$sim/out" 2 "$sim" >"$OUT/sim.log" 2>&1
+row=$(awk -F, '$1 == "x" && $2 == "y"' "$sim/out/similarity.csv")
+IFS=, read -r _ _ whole _ _ file fscore _ <<<"$row"
+if [ "$file" = mandel.c ] && below "$whole" 50 && ! below "$fscore" 80 && grep -q "for one file" "$OUT/sim.log"; then
+    pass "similarity per file: a copied mandel.c is reported ($fscore% on its own) though the pair scores $whole% over both files"
+else
+    fail "similarity per file: the copied mandel.c was not reported ($row; see $OUT/sim.log)"
 fi
 
 # --- Lab 2: a wavefront that cannot run in parallel loses its points -----
