@@ -264,10 +264,14 @@ def grade_here(args, out, subs, work=None):
         print(f"grade: sandbox uids {args.first_uid}-{args.first_uid + args.jobs - 1} (this run's own)",
               file=sys.stderr)
 
-    lab = Lab(args.lab, out, args, work)
+    lab = Lab(args.lab, out, args, work or getattr(args, "prepared", None))
     print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submissions from {args.submissions}, "
           f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
-    lab.prepare()
+    if getattr(args, "prepared", None):
+        if lab.reuse_or_prepare():
+            print(f"grade: the kit copy and the reference prepared in {lab.work} reused", file=sys.stderr)
+    else:
+        lab.prepare()
     gpus = current.gpu_count()
     if args.jobs > 1 and lab.perf:
         # The timings take turns (perf_lock), but the other jobs' builds and
@@ -318,7 +322,7 @@ def grade_here(args, out, subs, work=None):
         os.rmdir(os.path.join(lab.work, "work"))  # empty unless --keep
     except OSError:
         pass
-    if lab.work != os.path.join(out, ".grader") and not args.keep:
+    if lab.work != os.path.join(out, ".grader") and not args.keep and not getattr(args, "prepared", None):
         shutil.rmtree(lab.work, ignore_errors=True)
     return fresh
 

@@ -19,7 +19,7 @@ def arguments(doc, argv=None):
     ap = argparse.ArgumentParser(description=doc.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
     ap.add_argument("lab", help="the lab's number")
-    ap.add_argument("submissions", help="the folder of submissions")
+    ap.add_argument("submissions", nargs="?", help="the folder of submissions")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="submissions graded at once [1]")
     ap.add_argument("-o", "--out", help="where results go [build/grade/labN]")
     ap.add_argument("--force", action="store_true", help="grade again what is already graded")
@@ -38,6 +38,10 @@ def arguments(doc, argv=None):
     ap.add_argument("--late-per-day", type=float, help="percent of the lab's points taken per day late [0]")
     ap.add_argument("--late-cap", type=float, help="at most this percent taken for lateness [100]")
     ap.add_argument("--manual", help="a CSV 'student,points[,comment]' of manual marks added to the total")
+    ap.add_argument("--prepare", metavar="DIR", help="only prepare the lab's grading (the kit copy, the reference, "
+                    "the test list) in DIR, for --prepared")
+    ap.add_argument("--prepared", metavar="DIR", help="use the grading prepared in DIR (prepared again there if "
+                    "the kit changed since): Gradescope's run_autograder")
     ap.add_argument("--slurm", action="store_true",
                     help="grade as a Slurm array job (sbatch --array) and wait for it, then merge")
     ap.add_argument("--slurm-opts", default="", help="more sbatch options, e.g. '--partition=gpu --account=cs101 "
@@ -47,8 +51,10 @@ def arguments(doc, argv=None):
     args = ap.parse_args(argv)
     if not args.lab.isdigit():
         sys.exit("grade: LAB is a lab's number, e.g. 1")
-    if not os.path.isdir(args.submissions):
-        sys.exit(f"grade: {args.submissions} is not a folder")
+    if args.prepare:
+        return args
+    if not args.submissions or not os.path.isdir(args.submissions):
+        sys.exit(f"grade: {args.submissions or 'SUBMISSIONS'} is not a folder")
     args.jobs = max(1, args.jobs)
     if args.jobs > UID_BLOCK:
         sys.exit(f"grade: at most {UID_BLOCK} jobs at once")
@@ -70,6 +76,20 @@ def stop_on_signals():
     signal.signal(signal.SIGTERM, handler)
 
 
+def prepare_only(args):
+    """--prepare DIR: the lab's kit copy, reference and test list in DIR,
+    for later runs with --prepared DIR."""
+    from .lab import Lab
+    work = os.path.abspath(args.prepare)
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o755)
+    lab = Lab(args.lab, work, args, work)
+    reused = lab.reuse_or_prepare()
+    print(f"grade: lab {lab.num} {'already prepared' if reused else 'prepared'} in {work} "
+          f"({len(lab.tests)} tests); grade with --prepared {work}", file=sys.stderr)
+    return 0
+
+
 def no_submissions(folder, lab):
     """Why the class folder gives nothing to grade, in words."""
     names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
@@ -84,6 +104,8 @@ def no_submissions(folder, lab):
 
 def main(doc, argv=None):
     args = arguments(doc, argv)
+    if args.prepare:
+        sys.exit(prepare_only(args))
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
     roster = lms.read_roster(args.roster) if args.roster else None
