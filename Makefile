@@ -16,7 +16,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
-.PHONY: help deps $(LAB_TARGETS) check test bench demo grade similarity release clean gpu-deps-fetch
+.PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch
 
 help:
 	@echo "Targets:"
@@ -63,8 +63,17 @@ demo:
 
 grade:
 	$(require_lab)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
-	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
+	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(ONLY),--only '$(ONLY)') $(if $(FORCE),--force) \
+	  $(if $(NO_PERF),--no-perf) $(if $(CPU_ONLY),--cpu-only) $(if $(ROSTER),--roster '$(ROSTER)') \
+	  $(if $(DEADLINE),--deadline '$(DEADLINE)') $(if $(LATE_PER_DAY),--late-per-day $(LATE_PER_DAY)) \
+	  $(if $(LATE_CAP),--late-cap $(LATE_CAP)) $(if $(MANUAL),--manual '$(MANUAL)') $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) \
+	  $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
+
+# The LMS's grade-import CSV of a graded lab (autograder/export).
+export:
+	@test -n "$(LAB)" && test -n "$(FORMAT)" || { echo "usage: make export LAB=N FORMAT=canvas|moodle|csv [OUT=dir] [ASSIGNMENT='Lab 2 (4711)']" >&2; exit 2; }
+	autograder/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(LAB) $(FORMAT)
 
 similarity:
 	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [OUT=dir]" >&2; exit 2; }

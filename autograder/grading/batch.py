@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import calls, perf, perf_feedback
+from . import calls, current, perf, perf_feedback, repeat, term
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
@@ -25,14 +25,15 @@ from .results import apply_call_rules, read_results
 from .review import review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
 from .unpack import collect, refused, submissions
-from .util import (STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Problem,
-                   fingerprint, write_atomic)
+from .util import (STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
+                   Problem, Running, fingerprint, write_atomic)
 from .watch import ResultsWatch
 
 
 class Grader:
-    def __init__(self, lab, out, args):
+    def __init__(self, lab, out, args, parts=None):
         self.lab, self.out, self.args = lab, out, args
+        self.parts = parts or {}  # current.parts: what beside the files decides a grade
         self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid, getattr(args, "stopping", None))
         self.slots = queue.Queue()
         for s in range(args.jobs):
@@ -40,9 +41,11 @@ class Grader:
         self.perf_lock = threading.Lock()  # one timing at a time
 
     def grade(self, sid, src):
+        if Running.stopping.is_set():
+            raise Interrupted()
         final = os.path.join(self.out, "students", sid)
         why_not, fp = entry_fingerprint(self.args, src)
-        old = None if self.args.force else record_of(self.out, sid, fp)
+        old, why = (None, "--force") if self.args.force else record_of(self.out, sid, fp, self.parts)
         if old:
             return old, True
         slot = self.slots.get()
@@ -66,7 +69,7 @@ class Grader:
                 result = {"status": STATUS_ERROR, "message": f"{type(e).__name__}: {e}", "tests": [], "log": ""}
         finally:
             self.slots.put(slot)
-        result.update(student=sid, fingerprint=fp, seconds=round(time.time() - t0, 1), lab=self.lab.name,
+        result.update(student=sid, fingerprint=fp, grading=self.parts, graded_because=why, seconds=round(time.time() - t0, 1), lab=self.lab.name,
                       host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
                       .strftime("%Y-%m-%d %H:%M UTC"))
         self.finish(result, final, logs)
@@ -131,11 +134,35 @@ class Grader:
             raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
                           "(each test has its own limit too): an endless loop in several tests?")
         tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
+        flags = "; ".join(x for x in [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs) if x)
         result = {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "", "flags": flags}
         for p in lab.perf:
             result["tests"].append(perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs,
                                                 self.perf_lock, self.args.build_wall))
         return result
+
+    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs):
+        """The passed tests that autograder/labN/repeat.conf names, run again
+        alone (grading/repeat.py); returns the review flags of those whose
+        runs disagree (their points withheld)."""
+        flags, notes = [], []
+        for t in tests:
+            more = repeat.runs_for(self.lab.repeat, t["name"])
+            if t["status"] != "passed" or not more:
+                continue
+            passes = 1
+            for k in range(more):
+                path = os.path.join(binds[1][0], f"rerun-{k}.json")
+                rc, log = self.sandbox.run(slot, binds, make + [
+                    "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu)
+                notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
+                passes += repeat.rerun_passed(t["name"], path)
+            if passes != more + 1:
+                flags.append(repeat.withhold(t, passes, more + 1))
+        if notes:
+            write_atomic(os.path.join(logs, "reruns.log"), "\n".join(notes))
+        return flags
 
     def check_objects(self, objects):
         """Student code must not run in the test runner's own process (only
@@ -194,14 +221,22 @@ def entry_fingerprint(args, src):
     return why_not, "refused: " + why_not if why_not else fingerprint(src)
 
 
-def record_of(out, sid, fp):
-    """sid's grade.json if it grades the submission whose fingerprint is fp."""
+def record_of(out, sid, fp, parts=None):
+    """(sid's grade.json, None) if it is current: it grades the submission
+    whose fingerprint is fp, with the tests, points, options and host of
+    parts (current.parts); (None, why it is graded now) otherwise."""
     try:
         with open(os.path.join(out, "students", sid, "grade.json")) as f:
             old = json.load(f)
-        return old if old.get("fingerprint") == fp else None
     except (OSError, ValueError):
-        return None
+        return None, "new"
+    if old.get("fingerprint") != fp:
+        return None, "its files changed"
+    if parts is not None:
+        what = current.changed(old.get("grading"), parts)
+        if what:
+            return None, "changed: " + ", ".join(what)
+    return old, None
 
 
 def class_entries(args):
@@ -230,57 +265,105 @@ def grade_here(args, out, subs, work=None):
         print(f"grade: sandbox uids {args.first_uid}-{args.first_uid + args.jobs - 1} (this run's own)",
               file=sys.stderr)
 
-    lab = Lab(args.lab, out, args, work)
+    lab = Lab(args.lab, out, args, work or getattr(args, "prepared", None))
     print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submissions from {args.submissions}, "
           f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
-    lab.prepare()
+    if getattr(args, "prepared", None):
+        if lab.reuse_or_prepare():
+            print(f"grade: the kit copy and the reference prepared in {lab.work} reused", file=sys.stderr)
+    else:
+        lab.prepare()
+    gpus = current.gpu_count()
+    if args.jobs > 1 and lab.perf:
+        # The timings take turns (perf_lock), but the other jobs' builds and
+        # tests share the cores with them: INSTRUCTORS.md says JOBS=1.
+        print(f"grade: warning: -j {args.jobs} with performance points: the other submissions' builds and tests "
+              "slow the timings, so equal files may get unequal points. Grade with JOBS=1 for performance "
+              "points, or with NO_PERF=1 (--no-perf) at any JOBS.", file=sys.stderr)
+    need_gpu = sum(t["points"] for t in lab.tests if t["gpu"]) + sum(p.points for p in lab.perf if p.device)
+    if need_gpu and not gpus and not getattr(args, "cpu_only", False):
+        sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "
+                 "has no GPU: those points would be lost by every student. Grade on a GPU host, or pass "
+                 "--cpu-only (make grade ... CPU_ONLY=1) to grade the rest here.")
     # What the merge needs of the lab (the gradebook's columns), for a merge
     # on a machine that built nothing (a Slurm array's).
     write_atomic(os.path.join(out, "lab.json"), json.dumps(
-        {"num": lab.num, "name": lab.name, "max_points": lab.max_points,
+        {"num": lab.num, "name": lab.name, "max_points": lab.max_points, "gpus": gpus,
+         "gpu_points": need_gpu if not gpus else 0,
          "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]}, indent=1))
-    grader = Grader(lab, out, args)
+    parts = current.parts(lab.num, args, lab.tests, gpus)
+    grader = Grader(lab, out, args, parts)
     progress = Progress(len(subs))
-    fresh = 0
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+    fresh, regraded = 0, {}
+    pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+    try:
         futures = {pool.submit(grader.grade, sid, src): sid for sid, src in subs.items()}
         for fut in concurrent.futures.as_completed(futures):
             try:
                 r, skipped = fut.result()
+            except (Interrupted, concurrent.futures.CancelledError):
+                continue  # no record: graded on the next run
             except Exception as e:  # writing its results failed (a full disk?): say so, go on
                 r, skipped = {"status": f"{STATUS_ERROR}: {type(e).__name__}: {e}", "total": 0,
                               "max_score": lab.max_points}, False
             fresh += not skipped
+            why = r.get("graded_because") or ""
+            if not skipped and why.startswith(("changed", "its")):
+                regraded[why] = regraded.get(why, 0) + 1
             progress.step(futures[fut], r, skipped)
+            if Running.stopping.is_set():
+                pool.shutdown(wait=False, cancel_futures=True)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    args.stopped = len(subs) - progress.done if Running.stopping.is_set() else 0
+    for why, n in sorted(regraded.items()):
+        print(f"grade: regraded {n} whose record was stale: {why}", file=sys.stderr)
 
     try:
         os.rmdir(os.path.join(lab.work, "work"))  # empty unless --keep
     except OSError:
         pass
-    if lab.work != os.path.join(out, ".grader") and not args.keep:
+    if lab.work != os.path.join(out, ".grader") and not args.keep and not getattr(args, "prepared", None):
         shutil.rmtree(lab.work, ignore_errors=True)
     return fresh
 
 
-def merge(out, fresh, already, t0, leaderboard=True):
+def merge(out, fresh, already, t0, present=None, leaderboard=True):
     """The class's results from every student's grade.json in OUT: the
     gradebook, the histogram, the class's page, the summary. The same after
-    a local run and after a Slurm array."""
+    a local run and after a Slurm array. present: the class's student ids
+    now; a record of anyone else (a student who left, a renamed entry)
+    leaves the gradebook (its folder stays in OUT/students) and the summary
+    says so."""
     try:
         with open(os.path.join(out, "lab.json")) as f:
             lab = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"grade: {out}/lab.json: {e}: no run got as far as building the reference (see its log)")
-    records = []
+    records, gone = [], []
     for sid in sorted(os.listdir(os.path.join(out, "students"))):
         try:
             with open(os.path.join(out, "students", sid, "grade.json")) as f:
-                records.append(json.load(f))
+                r = json.load(f)
         except (OSError, ValueError):
-            pass
-    write_gradebook(out, lab["columns"], records)
-    text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], records)
-    page = write_class_page(out, leaderboard)
+            continue
+        if present is not None and sid not in present:
+            gone.append(sid)
+            continue
+        records.append(r)
+    the_term = term.load(out)
+    for sid, info in sorted(the_term.get("students", {}).items()):
+        if info.get("no_submission") and not any(r["student"] == sid for r in records):
+            records.append({"student": sid, "status": "no submission", "total": 0, "max_score": lab["max_points"],
+                            "tests": [], "flags": "in the roster, nothing handed in"})
+    records.sort(key=lambda r: r["student"])
+    if gone:
+        print(f"grade: {len(gone)} record(s) of students no longer in the class left out of the gradebook: "
+              f"{', '.join(gone)} (still in {out}/students)", file=sys.stderr)
+    write_gradebook(out, lab["columns"], records, term.finals(the_term, records) if term.active(the_term) else None)
+    text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], records,
+                           gpu_points=lab.get("gpu_points", 0))
+    page = write_class_page(out, leaderboard, records=records)
     by_status = {}
     for r in records:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
@@ -291,6 +374,10 @@ def merge(out, fresh, already, t0, leaderboard=True):
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
               f"{lab['max_points']:g}", file=sys.stderr)
+    if lab.get("gpu_points"):
+        print(f"  this host could award {lab['max_points'] - lab['gpu_points']:g} of {lab['max_points']:g}; "
+              f"{lab['gpu_points']:g} need a GPU (graded with --cpu-only: regrade on a GPU host for them)",
+              file=sys.stderr)
     print(text, file=sys.stderr, end="")
     print(f"{out}/gradebook.csv, {out}/students/*/feedback.txt, results.json; {out}/histogram.png; the class on one "
           f"page: {page}", file=sys.stderr)

@@ -9,6 +9,9 @@ the submission's global functions, the others are globs too):
     FUNCTION  tests    TEST...      the tests that fail when FUNCTION breaks a rule
     FUNCTION  forbid   SYMBOL...    calls FUNCTION may not make
     FUNCTION  require  SYMBOL...    calls FUNCTION must make (at least one of them)
+A forbid or require line may end in '=> TEST...': the tests that its
+rule fails, instead of FUNCTION's 'tests' line (a rule about one part of
+the assignment, such as the loop schedule, costs that part's points only).
 SYMBOL globs name external symbols: what the submission calls but does not
 define (the kit's code, libraries).
 
@@ -25,8 +28,9 @@ KINDS = ("tests", "forbid", "require")
 
 
 class Rule:
-    def __init__(self, function, kind, patterns, where):
+    def __init__(self, function, kind, patterns, where, tests=None):
         self.function, self.kind, self.patterns, self.where = function, kind, patterns, where
+        self.tests = tests  # the tests this rule fails ('=> TEST...'); None: the function's
 
     def applies_to(self, function):
         return fnmatch.fnmatchcase(function, self.function)
@@ -41,7 +45,13 @@ def parse(text, source="calls.conf"):
         where = f"{source}:{n}"
         if len(fields) < 3 or fields[1] not in KINDS:
             raise ValueError(f"{where}: expected 'FUNCTION {'|'.join(KINDS)} NAME...', got '{line.strip()}'")
-        rules.append(Rule(fields[0], fields[1], fields[2:], where))
+        names, tests = fields[2:], None
+        if "=>" in names:
+            at = names.index("=>")
+            names, tests = names[:at], names[at + 1:]
+            if fields[1] == "tests" or not names or not tests:
+                raise ValueError(f"{where}: '=> TEST...' follows the symbols of a forbid or require line")
+        rules.append(Rule(fields[0], fields[1], names, where, tests))
     return rules
 
 
@@ -76,12 +86,18 @@ def violations(rules, functions, calls_of):
             verdict = (f"which this lab reserves for {' and '.join(users)}" if users else
                        f"which this lab does not allow in {f}" if allowed else
                        "which no function of this lab may call: the point is to write it yourself")
-            out.append((f, tests, f"{f} calls {symbol}{via}, {verdict}"))
+            fails = next((r.tests for r in rules if r.kind == "forbid" and r.tests and r.applies_to(f)
+                          and any_match(symbol, r.patterns)), tests)
+            out.append((f, fails, f"{f} calls {symbol}{via}, {verdict}"))
         for r in rules:
             if r.kind == "require" and r.applies_to(f) and not any(any_match(s, r.patterns) for s in calls):
-                out.append((f, tests, f"{f} makes none of the calls this lab requires of it "
-                                      f"({', '.join(r.patterns)}), neither itself nor through your other functions"))
+                out.append((f, r.tests or tests, f"{f} makes none of the calls this lab requires of it "
+                            f"({', '.join(r.patterns)}), neither itself nor through your other functions"
+                            + (RUNTIME_HINT if any("runtime" in p for p in r.patterns) else "")))
     return out
+
+
+RUNTIME_HINT = ": these are the calls of an OpenMP loop with schedule(runtime), whose schedule OMP_SCHEDULE sets"
 
 
 def format_lines(found):

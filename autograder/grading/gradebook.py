@@ -11,16 +11,28 @@ from .charts import bars_png
 from .util import write_atomic
 
 
-def gradebook_csv(columns, records):
+TERM_COLUMNS = ["late_days", "late_penalty", "manual", "final"]
+
+
+def gradebook_csv(columns, records, finals=None):
     """One row per student: status, total, max, each column's points, the
-    review column (flags, or why an entry was refused)."""
+    review column (flags, or why an entry was refused); with finals
+    (term.finals: a late policy, manual marks, an LMS roster) the term's
+    columns before the review column."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["student", "status", "total", "max"] + columns + ["review"])
+    w.writerow(["student", "status", "total", "max"] + columns + (TERM_COLUMNS if finals is not None else []) +
+               ["review"])
     for r in records:
         got = {t["name"]: t["score"] for t in r["tests"]}
+        extra = []
+        if finals is not None:
+            f = finals.get(r["student"], {})
+            extra = [f"{f.get(c, 0):g}" for c in TERM_COLUMNS]
+            if f.get("comment"):
+                r = {**r, "flags": "; ".join(x for x in (r.get("flags", ""), "manual: " + f["comment"]) if x)}
         w.writerow([r["student"], r["status"], f"{r['total']:g}", f"{r['max_score']:g}"] +
-                   [f"{got[n]:g}" if n in got else "" for n in columns] + [r.get("flags", "")])
+                   [f"{got[n]:g}" if n in got else "" for n in columns] + extra + [r.get("flags", "")])
     return buf.getvalue()
 
 
@@ -31,22 +43,24 @@ def histogram_counts(totals, mx, bins=10):
     return counts
 
 
-def histogram_text(totals, mx, lab_num, bins=10):
+def histogram_text(totals, mx, lab_num, bins=10, gpu_points=0):
+    """gpu_points: of mx, those the grading host could not award (no GPU)."""
     counts = histogram_counts(totals, mx, bins)
-    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {mx:g}):"]
+    host = f"; this host could award {mx - gpu_points:g}, {gpu_points:g} need a GPU" if gpu_points else ""
+    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {mx:g}{host}):"]
     for i, c in enumerate(counts):
         lo, hi = mx * i / bins, mx * (i + 1) / bins
         lines.append(f"  {lo:5.1f} - {hi:5.1f}{']' if i == bins - 1 else ')'} {c:4d} {'#' * c}")
     return "\n".join(lines) + "\n"
 
 
-def write_gradebook(out, columns, records):
-    write_atomic(os.path.join(out, "gradebook.csv"), gradebook_csv(columns, records))
+def write_gradebook(out, columns, records, finals=None):
+    write_atomic(os.path.join(out, "gradebook.csv"), gradebook_csv(columns, records, finals))
 
 
-def write_histogram(out, lab_num, lab_name, mx, records, bins=10):
+def write_histogram(out, lab_num, lab_name, mx, records, bins=10, gpu_points=0):
     totals = [r["total"] for r in records]
-    text = histogram_text(totals, mx, lab_num, bins)
+    text = histogram_text(totals, mx, lab_num, bins, gpu_points)
     write_atomic(os.path.join(out, "histogram.txt"), text)
     counts = histogram_counts(totals, mx, bins)
     bars_png(os.path.join(out, "histogram.png"), [mx * (i + 0.5) / bins for i in range(bins)], counts, mx / bins * 0.9,
@@ -63,7 +77,9 @@ class Progress:
     def step(self, sid, r, skipped):
         with self.lock:
             self.done += 1
-            what = f"{sid}: {r['status']} {r['total']:g}/{r['max_score']:g}" + (" (already graded)" if skipped else "")
+            why = r.get("graded_because") or ""
+            what = f"{sid}: {r['status']} {r['total']:g}/{r['max_score']:g}" + (
+                " (already graded)" if skipped else f" (regraded: {why})" if why.startswith(("changed", "its")) else "")
             width = 30
             filled = width * self.done // max(self.total, 1)
             bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {time.time() - self.t0:5.0f} s"

@@ -3,6 +3,7 @@ run: the kit copy the sandbox sees (instructor-only paths left out, hidden
 tests blanked), the reference build (outside the sandbox, trusted), the
 expected test list and the symbols a student object may not define."""
 import datetime
+import json
 import os
 import shutil
 import subprocess
@@ -12,6 +13,7 @@ import tempfile
 from . import instructor_only
 from .elf import ObjectFile
 from .perf import perf_config
+from .repeat import read_conf as read_repeat
 from .util import KIT, make_var, run_capture
 
 
@@ -37,6 +39,7 @@ class Lab:
         self.view = os.path.join(self.work, "kit")
         self.ref_build = os.path.join(self.work, "reference")
         self.perf = perf_config(num) if not args.no_perf else []
+        self.repeat = read_repeat(num)  # tests a race may pass by luck: run again (grading/repeat.py)
         calls = os.path.join(KIT, "autograder", f"lab{num}", "calls.conf")
         self.calls_conf = calls if os.path.exists(calls) else None
 
@@ -58,6 +61,33 @@ class Lab:
             p.build_reference(self)
         self.blank_hidden_tests()
         subprocess.run(["chmod", "-R", "a+rX,go-w", self.view], check=True)
+
+    def digest(self):
+        """What a prepared folder was made from: the lab's tests, reference,
+        given code and the kit's common code, the performance entries."""
+        from .current import tree_digest
+        parts = [tree_digest(os.path.join(KIT, d)) for d in
+                 (f"autograder/lab{self.num}", f"reference/{self.name}", f"labs/{self.name}", "common",
+                  "autograder/perf")]
+        return " ".join(parts + [",".join(p.name for p in self.perf)])
+
+    def reuse_or_prepare(self):
+        """A folder made by autograder/grade --prepare (Gradescope's setup.sh)
+        is used as it is when it was made from this kit; otherwise prepared
+        again. Returns True when reused."""
+        record = os.path.join(self.work, "prepared.json")
+        try:
+            with open(record) as f:
+                old = json.load(f)
+            if old["digest"] == self.digest():
+                self.tests, self.forbidden = old["tests"], set(old["forbidden"])
+                return True
+        except (OSError, ValueError, KeyError):
+            pass
+        self.prepare()
+        with open(record, "w") as f:
+            json.dump({"digest": self.digest(), "tests": self.tests, "forbidden": sorted(self.forbidden)}, f)
+        return False
 
     def copy_kit(self):
         patterns = instructor_only.globs()

@@ -10,6 +10,7 @@ none, linked with the student's objects built from the lab's .cu files.
 ARGS may hold {N_BEYOND_LLC}: the side of a square matrix of doubles that
 fills the host's last-level cache (see beyond_llc)."""
 import glob
+import math
 import os
 import re
 import statistics
@@ -19,6 +20,7 @@ from . import perf_feedback
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
 PERF_CONF = os.path.join(KIT, "autograder", "perf", "perf.conf")
+GRID = 4                    # performance points go in quarters of an entry's points
 RUNS = 3                    # alternating rounds of reference and student; the median ratio counts
 NO_DEVICE = 5               # a device harness's status when there is no GPU (perf_harness.h)
 NO_GPU = "performance on the GPU is timed only on a grading host with one; this host has none (skipped, not passed)"
@@ -39,13 +41,18 @@ class Perf:
 
     def score(self, ratio):
         """Full points up to full_at x the reference's time, none from
-        zero_at x, linear in Tref/T between (no jump anywhere)."""
+        zero_at x, between them linear in Tref/T rounded to a grid of
+        GRID steps. The grid is coarser than the timing noise (a few
+        percent of the time, hundredths of the points where the line is
+        steep): two runs of one file, or two identical files, get the same
+        points unless their ratio lies on a step's very edge, where the
+        harness's 0.1 x resolution already puts them in one step."""
         if ratio <= self.full_at:
             return self.points
         if ratio >= self.zero_at:
             return 0.0
         f = (1 / ratio - 1 / self.zero_at) / (1 / self.full_at - 1 / self.zero_at)
-        return round(self.points * f, 2)
+        return round(self.points * math.floor(f * GRID + 0.5) / GRID, 2)
 
     def env(self):
         cores = len(os.sched_getaffinity(0)) if self.threads == "all" else 1
@@ -88,9 +95,11 @@ def parse(text, lab, cache_bytes=None):
 
 
 def perf_config(lab):
-    if not os.path.exists(PERF_CONF):
+    # GRADE_PERF_CONF: another perf.conf (to try new weights; the self-test's)
+    conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
+    if not os.path.exists(conf):
         return []
-    with open(PERF_CONF) as f:
+    with open(conf) as f:
         return parse(f.read(), lab)
 
 

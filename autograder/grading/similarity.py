@@ -42,6 +42,11 @@ SIM = "sim_c"
 MIN_RUN = 24           # sim_c's own default: tokens in the shortest run that counts
 SKELETON_MIN_RUN = 16  # shorter: a signature with its braces is about 28 tokens
 THRESHOLD = 50.0       # percent: pairs from here up are reported as unusually alike
+# percent: a pair with one file from here up is reported too, whatever the
+# whole's score: a copied mandel.c beside an own poisson.c scored 17.4 % over
+# the whole pair (issue 31). A copy scores near 100 on its file; 80 leaves
+# room for renamed and reordered copies (98.7 % over lab 1's one file).
+FILE_THRESHOLD = 80.0
 CONTEXT = 20           # pairs below the threshold shown in the report, for scale
 MAX_ROWS = 1000        # pairs in the report's table (similarity.csv has all)
 MAX_VIEWS = 200        # side-by-side pages, for the pairs from the top
@@ -225,14 +230,59 @@ def compare(texts, skeleton, work, min_run=MIN_RUN):
     return pair_scores(parse_tokens(out), pair_runs), by_pair(pair_runs), boiler, lines
 
 
+def file_scores(texts, boiler, lines, work, min_run=MIN_RUN):
+    """{(a, b): {file name: score}}: each of the lab's files compared on its
+    own (the blanked text's lines of that file), as the whole pair is. Only
+    for labs of two files or more (with one, the whole is the file)."""
+    names_of = sorted({name for files in texts.values() for name, _ in files})
+    if len(names_of) < 2:
+        return {}
+    out = {}
+    for name in names_of:
+        folder = os.path.join(work, "file-" + name)
+        os.makedirs(folder)
+        have = []
+        for sid in texts:
+            part, inside = [], False
+            for n, line in enumerate(lines[sid], 1):
+                if line.startswith("/* ==== "):
+                    inside = line == FILE_MARK.format(name) + "\n"
+                    continue
+                if inside:
+                    part.append("\n" if n in boiler[sid] else line)
+            if part:
+                write_atomic(os.path.join(folder, f"{sid}.c"), "".join(part))
+                have.append(f"{sid}.c")
+        if len(have) < 2:
+            continue
+        text = run_sim(["-a", "-e", "-s", "-n", "-w", "400", "-r", str(min_run)], sorted(have), folder)
+        for pair, (score, _, _) in pair_scores(parse_tokens(text), parse_runs(text)).items():
+            out.setdefault(pair, {})[name] = score
+    return out
+
+
+def flagged(score, files, threshold, file_threshold):
+    """Is a pair reported: its whole from threshold up, or one file from
+    file_threshold up?"""
+    return score >= threshold or any(v >= file_threshold for v in (files or {}).values())
+
+
 # ---- the report -----------------------------------------------------------------
 
-def csv_text(pairs):
+def csv_text(pairs, per_file=None):
+    """One row a pair; with per_file ({pair: {file: score}}) the most alike
+    file and its score, then each file's score."""
+    per_file = per_file or {}
+    files = sorted({f for v in per_file.values() for f in v})
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["student_a", "student_b", "score", "matched_tokens_a", "matched_tokens_b"])
+    w.writerow(["student_a", "student_b", "score", "matched_tokens_a", "matched_tokens_b"] +
+               (["most_alike_file", "its_score"] + [f"score_{f}" for f in files] if files else []))
     for (a, b), (score, ma, mb) in pairs:
-        w.writerow([a, b, f"{score:g}", ma, mb])
+        mine = per_file.get((a, b), {})
+        top = max(mine.items(), key=lambda kv: (kv[1], kv[0]), default=("", 0.0))
+        w.writerow([a, b, f"{score:g}", ma, mb] +
+                   ([top[0], f"{top[1]:g}"] + [f"{mine.get(f, 0):g}" for f in files] if files else []))
     return buf.getvalue()
 
 
@@ -343,6 +393,8 @@ def arguments(doc, argv=None):
     ap.add_argument("-o", "--out", help="where the report goes [build/similarity/labN]")
     ap.add_argument("--threshold", type=float, default=THRESHOLD,
                     help=f"score (percent) from which a pair is reported [{THRESHOLD:g}]")
+    ap.add_argument("--file-threshold", type=float, default=FILE_THRESHOLD,
+                    help=f"score (percent) of one file from which a pair is reported [{FILE_THRESHOLD:g}]")
     ap.add_argument("--min-run", type=int, default=MIN_RUN,
                     help=f"equal tokens in the shortest run that counts (sim_c -r) [{MIN_RUN}]")
     ap.add_argument("--views", type=int, default=MAX_VIEWS,
@@ -369,10 +421,17 @@ def main(doc, argv=None):
     with tempfile.TemporaryDirectory(prefix="kit-similarity-") as work:
         texts, skipped = gather(lab_files, os.path.abspath(args.submissions), work)
         scores, runs, boiler, lines = compare(texts, skeleton, work, args.min_run)
+        per_file = file_scores(texts, boiler, lines, work, args.min_run)
     pairs = ranked(scores)
+    # A pair with one copied file is reported with the whole pairs: listed
+    # first, at the score of its most alike file.
+    by_file = [p for p in pairs if p[1][0] < args.threshold and flagged(0, per_file.get(p[0]), 101, args.file_threshold)]
+    if by_file:
+        pairs = [p for p in pairs if p not in by_file]
+        pairs = ranked({pair: (max(per_file[pair].values()), ma, mb) for pair, (_, ma, mb) in by_file}) + pairs
     shutil.rmtree(os.path.join(out, "pairs"), ignore_errors=True)
     os.makedirs(os.path.join(out, "pairs"))
-    write_atomic(os.path.join(out, "similarity.csv"), csv_text(pairs))
+    write_atomic(os.path.join(out, "similarity.csv"), csv_text(ranked(scores), per_file))
     views = set()
     for (a, b), (score, _, _) in shown(pairs, args.threshold)[0][:args.views]:
         write_atomic(os.path.join(out, pair_file(a, b)), pair_html(a, b, score, runs, lines, boiler))
@@ -381,7 +440,10 @@ def main(doc, argv=None):
                                                               skipped, len(texts), args.min_run, views))
     above = sum(1 for p in pairs if p[1][0] >= args.threshold)
     print(f"similarity: lab {args.lab}, {len(texts)} submissions compared ({len(skipped)} without the lab's "
-          f"files), {above} of {len(pairs)} pairs at or above {args.threshold:g}%", file=sys.stderr)
+          f"files), {above} of {len(pairs)} pairs at or above {args.threshold:g}%"
+          + (f" ({len(by_file)} of them for one file at or above {args.file_threshold:g}%: "
+             + ", ".join(f"{a}-{b} {max(per_file[(a, b)], key=per_file[(a, b)].get)}" for (a, b), _ in by_file) + ")"
+             if by_file else ""), file=sys.stderr)
     for (a, b), (score, _, _) in pairs[:5]:
         print(f"  {score:5.1f}%  {a}  {b}", file=sys.stderr)
     print(f"{out}/report.html, {out}/similarity.csv", file=sys.stderr)

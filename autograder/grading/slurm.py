@@ -87,7 +87,7 @@ def fingerprints(args, entries):
 def graded_now(out, fps, sid, before=None):
     """Has sid a record of its submission as it is now (with --force: one
     other than `before`, its record when the run began)?"""
-    return batch.record_of(out, sid, fps[sid]) is not None and (before is None or stamp(out, sid) != before[sid])
+    return batch.record_of(out, sid, fps[sid])[0] is not None and (before is None or stamp(out, sid) != before[sid])
 
 
 def stamp(out, sid):
@@ -132,7 +132,8 @@ def submit(args, out):
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
     missing = [sid for sid in pending if not graded_now(out, fps, sid, before)]
-    batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0, not args.no_leaderboard)
+    batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0,
+                leaderboard=not args.no_leaderboard)
     if missing:
         print(f"grade: {len(missing)} submission(s) have no result (a task failed or was killed: see "
               f"{out}/slurm/*.log): {', '.join(missing[:10])}{' ...' if len(missing) > 10 else ''}\n"

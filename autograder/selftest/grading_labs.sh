@@ -55,7 +55,9 @@ grade_lab() {
         return
     fi
     t0=$(date +%s)
-    autograder/grade -j 2 --wall 300 --no-perf -o "$OUT/lab$lab/grades" "$lab" "$OUT/lab$lab/class" \
+    # --cpu-only: a GPU lab is graded on a host without one too (its GPU
+    # tests skipped), as the self-test's classes are made to be.
+    autograder/grade -j 2 --wall 300 --no-perf --cpu-only -o "$OUT/lab$lab/grades" "$lab" "$OUT/lab$lab/class" \
         >"$OUT/lab$lab/grade.log" 2>&1
     rc=$?
     if [ "$rc" != 0 ] || [ ! -s "$OUT/lab$lab/grades/gradebook.csv" ]; then
@@ -169,7 +171,7 @@ if [ "$GPUS" -gt 0 ]; then
 elif selftest_nvcc >/dev/null; then
     mkdir -p "$OUT/lab3"
     if class 3 gpu2_floor_grid >"$OUT/lab3/class.log" 2>&1 &&
-        autograder/grade -j 2 -o "$OUT/lab3/grades" 3 "$OUT/lab3/class" >"$OUT/lab3/grade.log" 2>&1 &&
+        autograder/grade -j 2 --cpu-only -o "$OUT/lab3/grades" 3 "$OUT/lab3/class" >"$OUT/lab3/grade.log" 2>&1 &&
         [ "$(awk -F, '$1 == "reference" { print $2 }' "$OUT/lab3/grades/gradebook.csv")" = graded ]; then
         pass "lab 3 (CUDA) builds in the sandbox with nvcc and is graded (its tests need a GPU: skipped here)"
     else

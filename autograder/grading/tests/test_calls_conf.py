@@ -53,3 +53,17 @@ class LabCallRules(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RuleTests(unittest.TestCase):
+    """'=> TEST...' at the end of a rule: the tests that rule fails."""
+
+    def test_arrow_names_the_tests_of_one_rule(self):
+        rules = calls.parse("f tests a_* b\nf require G_* => only_this\nf forbid bad\n")
+        found = calls.violations(rules, ["f"], lambda fn: {"bad": []})
+        self.assertEqual(sorted((tuple(t), m.split(" ")[1]) for _, t, m in found),
+                         [(("a_*", "b"), "calls"), (("only_this",), "makes")])
+
+    def test_arrow_without_tests_is_an_error(self):
+        with self.assertRaises(ValueError):
+            calls.parse("f require G_* =>\n")

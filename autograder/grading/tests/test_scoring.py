@@ -14,17 +14,25 @@ class PerfScore(unittest.TestCase):
         self.assertEqual(self.p.score(2.0), 4.0)
         self.assertEqual(self.p.score(10.0), 0.0)
         self.assertEqual(self.p.score(50.0), 0.0)
-        # linear in the speed: 4 (1/3 - 1/10) / (1/2 - 1/10) = 2.33
-        self.assertEqual(self.p.score(3.0), 2.33)
+        # linear in the speed, 4 (1/3 - 1/10) / (1/2 - 1/10) = 2.33, on the
+        # grid of quarters of the points: 2
+        self.assertEqual(self.p.score(3.0), 2.0)
         self.assertEqual(self.p.score(5.0), 1.0)
 
-    def test_no_jump_and_monotone(self):
+    def test_steps_of_the_grid_and_monotone(self):
         last = 4.0
         for i in range(200, 1001):
             s = self.p.score(i / 100)
             self.assertLessEqual(s, last)
-            self.assertLess(last - s, 0.05)
+            self.assertLessEqual(last - s, 4.0 / perf.GRID)  # one step at a time
+            self.assertIn(s / 4.0 * perf.GRID, range(perf.GRID + 1))
             last = s
+
+    def test_noise_within_a_step_gives_equal_points(self):
+        # mandel's entry (2 points, full at 1.25 x): 1.27 x and 1.30 x, two
+        # timings of one file, once gave 1.89 and 2; on the grid both give 2
+        (m,) = perf.parse("2 mandel 2 1.25 4.0 all t lab2_mandel 1\n", 2, cache_bytes=1)
+        self.assertEqual(m.score(1.27), m.score(1.30))
 
     def test_harness_status(self):
         self.assertEqual(perf.harness_ratio(30), 1.0)
@@ -36,7 +44,7 @@ class PerfScore(unittest.TestCase):
 
     def test_entry(self):
         e = perf.scored_entry(self.p, {"name": "perf_blk", "max_score": 4.0, "score": 0.0}, 3.0, 0.5)
-        self.assertEqual((e["score"], e["status"]), (2.33, "failed"))
+        self.assertEqual((e["score"], e["status"]), (2.0, "failed"))
         self.assertIn("3.00 x the reference's time", e["output"])
 
     def test_device_case(self):

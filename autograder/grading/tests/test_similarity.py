@@ -86,3 +86,19 @@ class Similarity(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PerFile(unittest.TestCase):
+    """A pair is reported for one copied file, whatever its whole's score."""
+
+    def test_flagged(self):
+        self.assertTrue(sim.flagged(55, {}, 50, 80))
+        self.assertTrue(sim.flagged(17.4, {"mandel.c": 100, "poisson.c": 3}, 50, 80))
+        self.assertFalse(sim.flagged(40, {"mandel.c": 70}, 50, 80))
+
+    def test_csv_columns(self):
+        text = sim.csv_text([(("x", "y"), (21.2, 183, 183))], {("x", "y"): {"mandel.c": 100, "poisson.c": 0}})
+        head, row = text.splitlines()
+        self.assertEqual(head.split(",")[5:], ["most_alike_file", "its_score", "score_mandel.c", "score_poisson.c"])
+        self.assertEqual(row, "x,y,21.2,183,183,mandel.c,100,100,0")
+        self.assertEqual(sim.csv_text([(("x", "y"), (1, 2, 3))]).splitlines()[0].count(","), 4)

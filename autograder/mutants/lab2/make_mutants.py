@@ -178,3 +178,14 @@ mutant(R, O+"gs_sweeps_planes_downward.patch",
                 norm2 += gauss_seidel_row(N, i, j, f, u);""", """        for (int i = N; i >= 1; i--)
             for (int j = 1; j <= N; j++)
                 norm2 += gauss_seidel_row(N, i, j, f, u);""")])
+
+# (Issue 31.) Their '# caught by:' header lines are added by hand after the
+# description (autograder/mutants/mkpatch.py keeps an existing one).
+mutant(R, O+"gs_omp_wavefront_blocks.patch",
+ "gauss_seidel_omp's doacross loop has schedule(static): each thread gets a block of planes and waits for the thread before it to finish its block, so the wavefront is right bit for bit but never runs two threads at once.",
+ [(P, "#pragma omp for ordered(2) schedule(static, 1) reduction(+ : norm2)",
+      "#pragma omp for ordered(2) schedule(static) reduction(+ : norm2)")])
+
+mutant(R, O+"mandel_schedule_fixed.patch",
+ "mandel's loop has schedule(dynamic, 1) written in, not schedule(runtime): right images, but OMP_SCHEDULE no longer chooses the schedule, as the assignment asks.",
+ [(M, "#pragma omp parallel for schedule(runtime)", "#pragma omp parallel for schedule(dynamic, 1)")])

@@ -1,0 +1,86 @@
+"""Grades that stay current: what, beside the student's files, decides a
+grade (the lab's tests and their points, its call rules, perf.conf's lines
+for the lab, the options, the host's GPUs). Each record keeps these parts;
+a run regrades the records whose parts differ from its own, and says which
+part changed."""
+import ctypes
+import hashlib
+import os
+
+from .util import KIT
+
+
+def tree_digest(folder):
+    """A digest of a folder's file names and contents (the kit's tests)."""
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            p = os.path.join(root, name)
+            h.update(os.path.relpath(p, folder).encode() + b"\0")
+            with open(p, "rb") as f:
+                h.update(f.read())
+            h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def text_digest(text):
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def gpu_count():
+    """The GPUs this host gives the tests (as common/gpu.c counts them:
+    KIT_GPU_COUNT wins; otherwise the driver's count, 0 without one)."""
+    forced = os.environ.get("KIT_GPU_COUNT", "")
+    if forced:
+        try:
+            return max(int(forced), 0)
+        except ValueError:
+            return 0
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        n = ctypes.c_int(0)
+        if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(n)) != 0:
+            return 0
+        return max(n.value, 0)
+    except (OSError, AttributeError):
+        return 0
+
+
+def perf_lines(num, conf):
+    """perf.conf's lines for lab num, comments and spacing left out."""
+    try:
+        with open(conf) as f:
+            lines = [" ".join(line.split("#", 1)[0].split()) for line in f]
+    except OSError:
+        return ""
+    return "\n".join(line for line in lines if line.split(" ", 1)[0] == str(num))
+
+
+def parts(lab, args, test_list, gpus):
+    """{part: its value}: everything beside the student's files that decides
+    a grade of this lab on this host with these options. test_list: the
+    tests as graded (names, points, visibility); gpus: gpu_count()."""
+    from .perf import PERF_CONF
+    conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
+    return {
+        "tests": tree_digest(os.path.join(KIT, "autograder", f"lab{lab}")),
+        "points": text_digest(repr([(t["name"], t["points"], t["hidden"], t["gpu"]) for t in test_list])),
+        "perf.conf": "off (--no-perf)" if args.no_perf else text_digest(perf_lines(lab, conf)),
+        "time limits": f"{args.wall} s tests, {args.build_wall} s build",
+        "GPUs": str(gpus),
+    }
+
+
+WHY = {"tests": "the lab's tests (autograder/labN)", "points": "the tests' points",
+       "perf.conf": "performance points (perf.conf, --no-perf)", "time limits": "the time limits (--wall, --build-wall)",
+       "GPUs": "the host's GPU count"}
+
+
+def changed(old, new):
+    """The parts that differ between a record's and this run's, in words
+    ([] when the record is current; 'how it was graded' for records older
+    than these parts)."""
+    if not isinstance(old, dict):
+        return ["how it was graded (a record from before grades tracked the kit)"]
+    return [WHY.get(k, k) for k in new if old.get(k) != new[k]]

@@ -1,0 +1,56 @@
+"""What decides a grade beside the student's files (grading/current.py),
+and the record that is stale when one of them changes (batch.record_of)."""
+import argparse
+import json
+import os
+import tempfile
+import unittest
+
+from grading import batch, current
+
+
+def args(**kw):
+    return argparse.Namespace(**{"no_perf": False, "wall": 600, "build_wall": 180, **kw})
+
+
+TESTS = [{"name": "a", "points": 2.0, "hidden": False, "gpu": False}]
+
+
+class Parts(unittest.TestCase):
+    def test_each_part_changes_alone(self):
+        base = current.parts(1, args(), TESTS, 0)
+        self.assertEqual(current.changed(base, current.parts(1, args(), TESTS, 0)), [])
+        self.assertEqual(current.changed(base, current.parts(1, args(no_perf=True), TESTS, 0)),
+                         [current.WHY["perf.conf"]])
+        self.assertEqual(current.changed(base, current.parts(1, args(), [{**TESTS[0], "points": 3.0}], 0)),
+                         [current.WHY["points"]])
+        self.assertEqual(current.changed(base, current.parts(1, args(), TESTS, 1)), [current.WHY["GPUs"]])
+        self.assertTrue(current.changed(None, base))  # a record from before
+
+    def test_perf_weight_change(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("1 blk 4 2.0 10.0 1 x h 1\n2 jacobi 3 1.25 4.0 all y h 1\n")
+            f.flush()
+            os.environ["GRADE_PERF_CONF"] = f.name
+            try:
+                before = current.parts(1, args(), TESTS, 0)
+                f.seek(0)
+                f.write("1 blk 5 2.0 10.0 1 x h 1\n2 jacobi 3 1.25 4.0 all y h 1\n")
+                f.flush()
+                self.assertEqual(current.changed(before, current.parts(1, args(), TESTS, 0)),
+                                 [current.WHY["perf.conf"]])
+            finally:
+                del os.environ["GRADE_PERF_CONF"]
+
+    def test_record_of(self):
+        with tempfile.TemporaryDirectory() as out:
+            os.makedirs(os.path.join(out, "students", "ann"))
+            parts = current.parts(1, args(), TESTS, 0)
+            with open(os.path.join(out, "students", "ann", "grade.json"), "w") as f:
+                json.dump({"fingerprint": "f1", "grading": parts}, f)
+            self.assertIsNotNone(batch.record_of(out, "ann", "f1", parts)[0])
+            self.assertEqual(batch.record_of(out, "ann", "f2", parts), (None, "its files changed"))
+            self.assertEqual(batch.record_of(out, "bob", "f1", parts), (None, "new"))
+            old, why = batch.record_of(out, "ann", "f1", current.parts(1, args(wall=60), TESTS, 0))
+            self.assertIsNone(old)
+            self.assertIn("time limits", why)

@@ -1,0 +1,64 @@
+"""Canvas and Moodle bulk downloads, the roster (grading/lms.py)."""
+import os
+import tempfile
+import unittest
+
+from grading import lms
+
+
+def touch(path, text="int x;\n"):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class Layout(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_canvas_files_grouped_per_student_last_upload_wins(self):
+        src = os.path.join(self.dir, "in")
+        touch(f"{src}/jensenbob_12345_678910_poisson.c", "first")
+        touch(f"{src}/jensenbob_12345_678911_poisson-1.c", "second")
+        touch(f"{src}/jensenbob_12345_678910_mandel.c")
+        touch(f"{src}/doealice_late_12346_678912_poisson.c")
+        self.assertEqual(lms.layout(src), "canvas")
+        folder, kind, meta = lms.stage(src, os.path.join(self.dir, "out"), ["poisson.c", "mandel.c"])
+        self.assertEqual(kind, "canvas")
+        self.assertEqual(sorted(os.listdir(folder)), ["doealice", "jensenbob"])
+        self.assertEqual(sorted(os.listdir(f"{folder}/jensenbob")), ["mandel.c", "poisson.c"])
+        with open(f"{folder}/jensenbob/poisson.c") as f:
+            self.assertEqual(f.read(), "second")
+        self.assertTrue(meta["doealice"]["late"])
+        self.assertFalse(meta["jensenbob"]["late"])
+        self.assertEqual(meta["jensenbob"]["lms_id"], "12345")
+
+    def test_moodle_folders_with_roster(self):
+        src = os.path.join(self.dir, "in")
+        touch(f"{src}/Bob Jensen_777_assignsubmission_file_/poisson.c")
+        touch(f"{src}/Ana Ñúñez_778_assignsubmission_file_/sub/poisson.c")
+        roster = os.path.join(self.dir, "roster.csv")
+        touch(roster, "Full name,Username,Email address,ID number\nBob Jensen,bjensen,b@u.edu,777\n"
+                      "Ana Ñúñez,anunez,a@u.edu,778\nNo Show,noshow,n@u.edu,779\n")
+        self.assertEqual(lms.layout(src), "moodle")
+        folder, kind, meta = lms.stage(src, os.path.join(self.dir, "out"), ["poisson.c"], lms.read_roster(roster))
+        self.assertEqual(kind, "moodle")
+        self.assertEqual(sorted(os.listdir(folder)), ["anunez", "bjensen"])
+        self.assertEqual(meta["bjensen"]["email"], "b@u.edu")
+        self.assertTrue(meta["noshow"].get("no_submission"))
+
+    def test_plain_folders_left_alone(self):
+        touch(os.path.join(self.dir, "in", "ann", "poisson.c"))
+        src = os.path.join(self.dir, "in")
+        self.assertEqual(lms.stage(src, os.path.join(self.dir, "out"), ["poisson.c"]), (src, "folders", {}))
+
+    def test_roster_without_names_is_an_error(self):
+        roster = os.path.join(self.dir, "r.csv")
+        touch(roster, "colour\nred\n")
+        with self.assertRaises(SystemExit) as e:
+            lms.read_roster(roster)
+        self.assertIn("names no student", str(e.exception))

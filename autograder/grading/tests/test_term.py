@@ -1,0 +1,70 @@
+"""The late policy, manual marks and the LMS exports (grading/term.py)."""
+import csv
+import json
+import os
+import tempfile
+import unittest
+
+from grading import gradebook, term
+
+
+class Late(unittest.TestCase):
+    def test_days_late_counts_started_days(self):
+        self.assertEqual(term.days_late("2026-11-20T23:59", "2026-11-20T23:59"), 0)
+        self.assertEqual(term.days_late("2026-11-21T00:00", "2026-11-20T23:59"), 1)
+        self.assertEqual(term.days_late("2026-11-23T00:00+01:00", "2026-11-20T23:59Z"), 2)  # 22nd, 23:00 UTC
+        self.assertEqual(term.days_late("", "2026-11-20T23:59"), 0)
+
+    def test_penalty_capped(self):
+        self.assertEqual(term.late_penalty(2, 10, 50, 40), 8)
+        self.assertEqual(term.late_penalty(9, 10, 50, 40), 20)
+
+
+class Export(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+        recs = [{"student": "adoe", "status": "graded", "total": 30, "max_score": 40, "tests": []},
+                {"student": "bjensen", "status": "graded", "total": 40, "max_score": 40, "tests": []}]
+        with open(os.path.join(self.out, "manual.csv"), "w") as f:
+            f.write("student,points,comment\nadoe,5,report\nadoe,-1,style\n")
+        t = {"deadline": "2026-11-20T23:59", "late_per_day": 10, "late_cap": 50,
+             "manual": os.path.join(self.out, "manual.csv"),
+             "students": {"adoe": {"lms_id": "12346", "name": "Alice Doe", "submitted": "2026-11-22T10:00"},
+                          "bjensen": {"lms_id": "12345", "name": "Bob Jensen", "email": "b@u.edu"}}}
+        with open(os.path.join(self.out, "term.json"), "w") as f:
+            json.dump(t, f)
+        with open(os.path.join(self.out, "lab.json"), "w") as f:
+            json.dump({"num": "2", "name": "lab2-openmp", "max_points": 40}, f)
+        self.finals = term.finals(t, recs)
+        with open(os.path.join(self.out, "gradebook.csv"), "w") as f:
+            f.write(gradebook.gradebook_csv([], recs, self.finals))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_finals(self):
+        # 2 days late: 20% of 40 = 8 taken; manual 5 - 1 added
+        self.assertEqual(self.finals["adoe"]["final"], 30 - 8 + 4)
+        self.assertEqual(self.finals["bjensen"]["final"], 40)
+
+    def read(self, fmt):
+        path, n = term.export(self.out, fmt)
+        with open(path, newline="") as f:
+            return list(csv.reader(f))
+
+    def test_canvas(self):
+        rows = self.read("canvas")
+        self.assertEqual(rows[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 2"])
+        self.assertEqual(rows[1][-1], "40")  # Points Possible
+        self.assertEqual(rows[2][:2] + rows[2][-1:], ["Alice Doe", "12346", "26"])
+
+    def test_moodle(self):
+        rows = self.read("moodle")
+        self.assertEqual(rows[0][:4], ["Full name", "Email address", "ID number", "Lab 2"])
+        self.assertEqual(rows[2][:4], ["Bob Jensen", "b@u.edu", "12345", "40"])
+        self.assertIn("late 2 day(s)", rows[1][4])
+
+    def test_unknown_format(self):
+        with self.assertRaises(SystemExit):
+            term.export(self.out, "blackboard")

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Self-test of an instructor's term (run by make test; issue 31): a Canvas
+# download with a roster graded, with a late policy and manual marks, and
+# exported for Canvas and Moodle; a folder the grader cannot read refused;
+# a grading stopped by Ctrl-C writes its gradebook and resumes to the same
+# grades; a perf.conf weight change regrades and says so; identical files
+# get identical grades over repeated runs; one copied file stands out in
+# make similarity; a lab 2 wavefront that cannot run in parallel loses its
+# points. Small classes of lab 1 (a second or two a
+# submission) and two lab 2 submissions keep it to a few minutes.
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=autograder/selftest/lib.sh
+. autograder/selftest/lib.sh
+
+OUT=build/selftest/grading_term
+rm -rf "$OUT"
+mkdir -p "$OUT"
+if ! probe=$(autograder/sandbox/run --probe 2>&1); then
+    skip "grading term: the sandbox cannot run here: $probe"
+    exit 0
+fi
+REF1=reference/lab1-matmult/matmult.c
+SKEL1=labs/lab1-matmult/matmult.c
+
+# col FILE STUDENT COLUMN: a gradebook cell (the review column, last, may
+# hold commas; the columns read here come before it).
+col() {
+    awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+        $1 == s { print $k }' "$1"
+}
+
+# --- A Canvas bulk download with a roster, a late policy, manual marks ----
+in=$OUT/canvas
+mkdir -p "$in"
+cp "$REF1" "$in/jensenbob_12345_678910_matmult.c"
+cp "$SKEL1" "$in/doealice_late_12346_678911_matmult.c"
+printf '%s\n' "Student,ID,SIS Login ID,Section,Email,Submitted" \
+    "Bob Jensen,12345,bjensen,A,bob@example.edu,2026-11-20T20:00" \
+    "Alice Doe,12346,adoe,A,alice@example.edu,2026-11-22T10:00" \
+    "Carl Absent,12347,cabsent,B,carl@example.edu," >"$OUT/roster.csv"
+printf '%s\n' "student,points,comment" "bjensen,3,report" >"$OUT/manual.csv"
+autograder/grade --no-perf --roster "$OUT/roster.csv" --deadline 2026-11-20T23:59 --late-per-day 10 \
+    --manual "$OUT/manual.csv" -o "$OUT/canvas-grades" 1 "$in" >"$OUT/canvas.log" 2>&1
+rc=$?
+gb=$OUT/canvas-grades/gradebook.csv
+MAX=$(col "$gb" bjensen max)
+if [ "$rc" = 0 ] && grep -q "a Canvas download: 3 students" "$OUT/canvas.log" &&
+    [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" bjensen final)" = "$((MAX + 3))" ] &&
+    [ "$(col "$gb" adoe late_days)" = 2 ] && [ "$(col "$gb" cabsent status)" = "no submission" ]; then
+    pass "Canvas download + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission"
+else
+    fail "Canvas download + roster: status $rc, gradebook not as expected (see $OUT/canvas.log, $gb)"
+fi
+SKEL_TOTAL=$(col "$gb" adoe total)
+autograder/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export.log" 2>&1 &&
+    autograder/export -o "$OUT/canvas-grades" 1 moodle >>"$OUT/export.log" 2>&1
+ex=$OUT/canvas-grades/export-canvas.csv
+if head -1 "$ex" | grep -qx "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1" &&
+    grep -qx "Bob Jensen,12345,,bjensen,A,$((MAX + 3))" "$ex" && grep -q "^Carl Absent,12347,,cabsent,B,0$" "$ex" &&
+    grep -q "^Alice Doe,alice@example.edu,12346," "$OUT/canvas-grades/export-moodle.csv"; then
+    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs from the roster, the final grade) and Moodle's (e-mail, ID number, feedback)"
+else
+    fail "make export: the CSVs are not as expected (see $OUT/export.log, $ex)"
+fi
+mkdir -p "$OUT/loose"
+cp "$REF1" "$OUT/loose/"
+if ! autograder/grade --no-perf -o "$OUT/loose-grades" 1 "$OUT/loose" >"$OUT/loose.log" 2>&1 &&
+    grep -q "holds no submission the grader can read" "$OUT/loose.log"; then
+    pass "a folder of loose files is refused with the layouts the grader reads, not '0 submissions'"
+else
+    fail "a folder of loose files: no error that says why (see $OUT/loose.log)"
+fi
+
+# --- Ctrl-C, then resume --------------------------------------------------
+cls=$OUT/class
+for s in s1 s2 s3 s4; do mkdir -p "$cls/$s"; cp "$REF1" "$cls/$s/"; done
+cp "$SKEL1" "$cls/s3/matmult.c"
+autograder/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q ' 1/4 ' "$OUT/int.log" && break; sleep 0.1; done
+t0=$(date +%s)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+took=$(($(date +%s) - t0))
+rows=$(($(wc -l <"$OUT/int-grades/gradebook.csv" 2>/dev/null || echo 1) - 1))
+if [ "$rc" = 130 ] && [ "$took" -le 15 ] && ! grep -q Traceback "$OUT/int.log" && [ "$rows" -ge 1 ] &&
+    [ "$rows" -lt 4 ] && grep -q "Run the same command again" "$OUT/int.log"; then
+    pass "Ctrl-C: stopped in $took s (status 130, no traceback), the gradebook holds the $rows graded, the log says how to resume"
+else
+    fail "Ctrl-C: status $rc after $took s, $rows rows (see $OUT/int.log)"
+fi
+autograder/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/resume.log" 2>&1
+rc=$?
+gb=$OUT/int-grades/gradebook.csv
+if [ "$rc" = 0 ] && [ "$(grep -c '(already graded)' "$OUT/resume.log")" = "$rows" ] &&
+    [ "$(col "$gb" s1 total) $(col "$gb" s2 total) $(col "$gb" s3 total) $(col "$gb" s4 total)" = "$MAX $MAX $SKEL_TOTAL $MAX" ]; then
+    pass "resumed: $rows kept, the rest graded, the same grades as an uninterrupted run ($MAX $MAX $SKEL_TOTAL $MAX)"
+else
+    fail "resume: status $rc, grades $(cut -d, -f1,3 "$gb" | tr '\n' ' ') (see $OUT/resume.log)"
+fi
+rm -r "$cls/s4"
+autograder/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/gone.log" 2>&1
+if [ -z "$(col "$gb" s4 total)" ] && grep -q "no longer in the class left out of the gradebook: s4" "$OUT/gone.log"; then
+    pass "a student removed from the class leaves the gradebook, and the log says so"
+else
+    fail "a student removed from the class keeps a row (see $OUT/gone.log)"
+fi
+
+# --- A weight change regrades; identical files, identical grades ----------
+# perf.conf's lab 1 line at a small size (fast), then with 5 points.
+req=$(awk '$1 == 1 && $2 == "blk" { print $7 }' autograder/perf/perf.conf)
+echo "1 blk 4 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf4.conf"
+echo "1 blk 5 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf5.conf"
+same=$OUT/same
+for s in a b; do mkdir -p "$same/$s"; cp "$REF1" "$same/$s/"; done
+perf_of() { col "$OUT/same-grades/gradebook.csv" "$1" perf_blk; }
+GRADE_PERF_CONF=$OUT/perf4.conf autograder/grade -o "$OUT/same-grades" 1 "$same" >"$OUT/w1.log" 2>&1
+first="$(perf_of a) $(perf_of b)"
+GRADE_PERF_CONF=$OUT/perf5.conf autograder/grade -j 2 -o "$OUT/same-grades" 1 "$same" >"$OUT/w2.log" 2>&1
+second="$(perf_of a) $(perf_of b)"
+if grep -q "regraded 2 whose record was stale: changed: performance points" "$OUT/w2.log" &&
+    [ "$(col "$OUT/same-grades/gradebook.csv" a max)" = "$((MAX + 5))" ] &&
+    grep -q "out of $((MAX + 5))" "$OUT/same-grades/histogram.txt"; then
+    pass "a perf.conf weight change (4 to 5 points) regrades both records, says why, and the gradebook says of $((MAX + 5))"
+else
+    fail "a perf.conf weight change was not regraded (see $OUT/w2.log)"
+fi
+grep -q "warning: -j 2 with performance points" "$OUT/w2.log" &&
+    pass "grading with performance points at -j 2 warns that timings then disagree" ||
+    fail "no warning for -j 2 with performance points (see $OUT/w2.log)"
+GRADE_PERF_CONF=$OUT/perf5.conf autograder/grade --force -o "$OUT/same-grades" 1 "$same" >"$OUT/w3.log" 2>&1
+third="$(perf_of a) $(perf_of b)"
+if [ "$first" = "4 4" ] && [ "$second" = "5 5" ] && [ "$third" = "5 5" ]; then
+    pass "identical files, identical performance points over three runs ($first; $second; $third)"
+else
+    fail "identical files got different performance points: $first; $second; $third (see $OUT/w*.log)"
+fi
+
+# --- Similarity per file: one copied file stands out ----------------------
+# x copied y's mandel.c and kept the skeleton's poisson.c (blanked as
+# boilerplate): over the whole pair a fifth alike, mandel.c all of it.
+sim=$OUT/sim
+mkdir -p "$sim/x" "$sim/y"
+cp reference/lab2-openmp/mandel.c labs/lab2-openmp/poisson.c "$sim/x/"
+cp reference/lab2-openmp/*.c "$sim/y/"
+autograder/similarity -o "$sim/out" 2 "$sim" >"$OUT/sim.log" 2>&1
+row=$(awk -F, '$1 == "x" && $2 == "y"' "$sim/out/similarity.csv")
+IFS=, read -r _ _ whole _ _ file fscore _ <<<"$row"
+if [ "$file" = mandel.c ] && below "$whole" 50 && ! below "$fscore" 80 && grep -q "for one file" "$OUT/sim.log"; then
+    pass "similarity per file: a copied mandel.c is reported ($fscore% on its own) though the pair scores $whole% over both files"
+else
+    fail "similarity per file: the copied mandel.c was not reported ($row; see $OUT/sim.log)"
+fi
+
+# --- Lab 2: a wavefront that cannot run in parallel loses its points -----
+l2=$OUT/lab2
+mkdir -p "$l2/reference" "$l2/blocks"
+cp reference/lab2-openmp/*.c "$l2/reference/"
+cp reference/lab2-openmp/*.c "$l2/blocks/"
+patch -s -d "$l2/blocks" -p1 <autograder/mutants/lab2/gs_omp_wavefront_blocks.patch
+autograder/grade -j 2 --no-perf -o "$OUT/lab2-grades" 2 "$l2" >"$OUT/lab2.log" 2>&1
+gb=$OUT/lab2-grades/gradebook.csv
+r=$(col "$gb" reference gs_omp_wavefront_parallel)
+b=$(col "$gb" blocks gs_omp_wavefront_parallel)
+if [ -n "$r" ] && [ "$r" != 0 ] && [ "$b" = 0 ] &&
+    [ "$(col "$gb" blocks total)" = "$(awk -v t="$(col "$gb" reference total)" -v r="$r" 'BEGIN { print t - r }')" ]; then
+    pass "lab 2: a wavefront with schedule(static) loses gs_omp_wavefront_parallel's $r points and only those"
+else
+    fail "lab 2: the block-scheduled wavefront was not marked down ($r vs $b; see $OUT/lab2.log)"
+fi
