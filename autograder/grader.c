@@ -34,8 +34,10 @@ struct ag_suite {
     int count;
 };
 
-typedef enum { AG_PASS, AG_FAIL, AG_CRASH, AG_TIMEOUT, AG_SKIP, AG_NOT_RUN, AG_PENDING } ag_status;
-static const char *const status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN", "PENDING"};
+/* AG_NOT_RUN: not asked for (--only, --visible-only), no line; AG_HELD: not
+ * run because make check's time for hangs was spent, a line and no points. */
+typedef enum { AG_PASS, AG_FAIL, AG_CRASH, AG_TIMEOUT, AG_SKIP, AG_NOT_RUN, AG_PENDING, AG_HELD } ag_status;
+static const char *const status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN", "PENDING", "NOT RUN"};
 
 /* A test passes only if its process ends through our teardown with this
  * exit code, drawn at random per run: Check alone would take exit(0) from
@@ -288,8 +290,8 @@ static void name_hung_functions(const char *test, char *message, size_t len)
     fclose(f);
     if (found) {
         size_t used = strlen(message);
-        snprintf(message + used, len - used, "; %s %s never returned", found > 1 ? "one of" : "the function",
-                 names);
+        snprintf(message + used, len - used, "; %s %s (or a function %s calls) never returned",
+                 found > 1 ? "one of" : "the function", names, found > 1 ? "one of them" : "it");
     }
 }
 
@@ -361,12 +363,14 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     const char *stop_env = getenv("AG_STOP_AT_FIRST_LOSS");
     int stop_at_loss = stop_env && !strcmp(stop_env, "1");
     /* AG_HANG_BUDGET=S (make check, never grading): the seconds that tests
-     * running out of time may cost in all. A test's limit is cut to what is
+     * which do not pass may cost in all. A test's limit is cut to what is
      * left of it, and once it is spent the remaining tests are not run, so
      * that one endless loop costs a student about S seconds, not the sum of
-     * every test's limit. */
+     * every test's limit. (Tests that do not pass after 5 s or more, not only
+     * TIMEOUTs: an MPI test's own watchdog reports a hung rank as a FAIL.) */
     const char *budget_env = getenv("AG_HANG_BUDGET");
-    double hang_budget = budget_env && atof(budget_env) > 0 ? atof(budget_env) : -1;
+    int budgeted = budget_env && atof(budget_env) > 0;
+    double hang_budget = budgeted ? atof(budget_env) : 0;
     const char *mul_env = getenv("CK_TIMEOUT_MULTIPLIER");
     double multiplier = mul_env && atoi(mul_env) > 0 ? atoi(mul_env) : 1;
 
@@ -403,7 +407,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     int not_run = 0;
     const char *hung_test = NULL;
     double score = 0, max_score = 0, skipped = 0;
-    int failed = 0, checks = 0, passes = 0, failures = 0, errors = 0;
+    int failed = 0, checks = 0, passes = 0, failures = 0, errors = 0, held = 0;
     for (int i = 0; i < suite.count; i++) {
         const ag_spec *sp = &suite.spec[i];
         if (res[i].status == AG_NOT_RUN)
@@ -413,15 +417,19 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             not_run++;
             continue;
         }
-        if (res[i].status == AG_PENDING && hang_budget >= 0 && hang_budget < 1) {
-            res[i].status = AG_TIMEOUT;
+        if (res[i].status == AG_PENDING && budgeted && hang_budget < 1 && held++) {
+            res[i].status = AG_HELD;
+            snprintf(res[i].message, sizeof res[i].message, "as the test above");
+        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 1) {
+            res[i].status = AG_HELD;
             snprintf(res[i].message, sizeof res[i].message,
-                     "not run: %s above ran out of time and make check gives hangs %s s in all (AG_HANG_BUDGET); "
-                     "fix it, or run this test alone with CHECK_ARGS='--only %s' (grading runs every test)",
+                     "slow tests that did not pass, up to %s above, took the %s s make check gives them "
+                     "(AG_HANG_BUDGET); fix those, or run one test alone: make check CHECK_ARGS='--only %s' "
+                     "(grading runs every test)",
                      hung_test, budget_env, sp->test->name);
         } else if (res[i].status == AG_PENDING) {
             double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
-            if (hang_budget >= 0 && limit * multiplier > hang_budget)
+            if (budgeted && limit * multiplier > hang_budget)
                 limit = hang_budget / multiplier;
             TCase *tc = tcase_create(sp->test->name);
             tcase_set_timeout(tc, limit);
@@ -435,13 +443,15 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             double started = wall_time();
             srunner_run(sr, lab, sp->test->name, CK_SILENT);
             collect_results(sr, &suite, res, i, limit * multiplier);
-            if (res[i].status == AG_TIMEOUT) {
-                if (hang_budget >= 0) {
-                    hang_budget -= wall_time() - started;
-                    hung_test = sp->test->name;
-                }
-                name_hung_functions(sp->test->name, res[i].message, sizeof res[i].message);
+            /* A failure found in seconds is not a hang: only a test that
+             * did not pass after 5 s or more draws on the budget. */
+            double took = wall_time() - started;
+            if (res[i].status != AG_PASS && budgeted && took >= 5) {
+                hang_budget -= took;
+                hung_test = sp->test->name;
             }
+            if (res[i].status == AG_TIMEOUT)
+                name_hung_functions(sp->test->name, res[i].message, sizeof res[i].message);
             lost_before |= res[i].status != AG_PASS;
         }
         max_score += sp->points;
@@ -452,7 +462,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             checks++;
             passes += res[i].status == AG_PASS;
             failures += res[i].status == AG_FAIL;
-            errors += res[i].status == AG_CRASH || res[i].status == AG_TIMEOUT;
+            errors += res[i].status == AG_CRASH || res[i].status == AG_TIMEOUT || res[i].status == AG_HELD;
             failed += res[i].status != AG_PASS;
         }
         printf("  %-7s %5g/%-4g %s%s%s%s\n", status_name[res[i].status], res[i].score, sp->points,
