@@ -35,7 +35,9 @@ bench_setup() {
     BENCH_SRC_ARGS=()
     [ -n "${SUBMISSION:-}" ] && BENCH_SRC_ARGS+=(SUBMISSION="$SUBMISSION")
     [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
-    BENCH_SOURCE=${SUBMISSION:-${IMPL:-skeleton}}
+    # Named by the folder built from: "skeleton" would mislabel a
+    # student's own code.
+    BENCH_SOURCE=${SUBMISSION:-$( [ "${IMPL:-}" = reference ] && echo reference || echo labs/lab"$1"-*)}
     # BENCH_QUICK=1: each lab's small sizes and one repeat (the self-test's
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 OUT=build/demo/lab2
 N=${DEMO_N:-64}
 mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=2 IMPL=reference BUILD="$OUT/bin" all >/dev/null
+make --no-print-directory -s -f common/mk/lab.mk LAB=2 IMPL="${IMPL:-reference}" BUILD="$OUT/bin" all >/dev/null
 bin=$OUT/bin
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 echo "reference, $OMP_NUM_THREADS threads; columns: N sweeps seconds Mflop/s GB/s GLUP/s total_seconds residual"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=build/demo/lab4
 mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=4 IMPL=reference BUILD="$OUT/build" all >/dev/null
+make --no-print-directory -s -f common/mk/lab.mk LAB=4 IMPL="${IMPL:-reference}" BUILD="$OUT/build" all >/dev/null
 gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
 if [ "${gpus:-0}" -gt 0 ]; then
     method=gpu3 N=100

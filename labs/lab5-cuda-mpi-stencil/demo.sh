@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=build/demo/lab5
 mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=5 IMPL=reference BUILD="$OUT/build" all >/dev/null
+make --no-print-directory -s -f common/mk/lab.mk LAB=5 IMPL="${IMPL:-reference}" BUILD="$OUT/build" all >/dev/null
 gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
 backend=cpu
 [ "${gpus:-0}" -gt 0 ] && backend=cuda

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=build/demo/lab7
 mkdir -p "$OUT"
-make --no-print-directory -s -f common/mk/lab.mk LAB=7 IMPL=reference BUILD="$OUT/build" all >/dev/null
+make --no-print-directory -s -f common/mk/lab.mk LAB=7 IMPL="${IMPL:-reference}" BUILD="$OUT/build" all >/dev/null
 bin=$OUT/build/fft_poisson
 export OMP_WAIT_POLICY=passive
 
