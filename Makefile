@@ -41,7 +41,7 @@ ifeq ($(STUDENT_COPY),)
 	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
 else
 	@echo "  make bench LAB=N [BENCH_QUICK=1]   benchmark your code: CSV and PNG plot under build/bench/labN/"
-	@echo "  make demo LAB=N                 your code's run with its pictures (labs 2, 4, 5, 7)"
+	@echo "  make demo LAB=N                 your code's run with its pictures (labs 1, 2, 4, 5, 7)"
 endif
 	@echo "  make clean                      remove build/"
 
