@@ -363,14 +363,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     const char *stop_env = getenv("AG_STOP_AT_FIRST_LOSS");
     int stop_at_loss = stop_env && !strcmp(stop_env, "1");
     /* AG_HANG_BUDGET=S (make check, never grading): the seconds that tests
-     * which do not pass may cost in all. A test's limit is cut to what is
-     * left of it, and once it is spent the remaining tests are not run, so
-     * that one endless loop costs a student about S seconds, not the sum of
-     * every test's limit. (Tests that do not pass after 5 s or more, not only
+     * which do not pass may cost in all. Once one has drawn on it, a test's
+     * limit is cut to what is left of it, and once it is spent the
+     * remaining tests are not run, so that one endless loop costs a student
+     * about S seconds (at most the limit of the first test it hangs), not
+     * the sum of every test's limit. Until then every test has its own
+     * limit: a slow but right test (a big GPU case) is never cut short. (Tests that do not pass after 5 s or more, not only
      * TIMEOUTs: an MPI test's own watchdog reports a hung rank as a FAIL.) */
     const char *budget_env = getenv("AG_HANG_BUDGET");
     int budgeted = budget_env && atof(budget_env) > 0;
-    double hang_budget = budgeted ? atof(budget_env) : 0;
+    double hang_budget = budgeted ? atof(budget_env) : 0, initial_budget = hang_budget;
     const char *mul_env = getenv("CK_TIMEOUT_MULTIPLIER");
     double multiplier = mul_env && atoi(mul_env) > 0 ? atoi(mul_env) : 1;
 
@@ -429,7 +431,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                      hung_test, budget_env, sp->test->name);
         } else if (res[i].status == AG_PENDING) {
             double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
-            if (budgeted && limit * multiplier > hang_budget)
+            if (budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget)
                 limit = hang_budget / multiplier;
             TCase *tc = tcase_create(sp->test->name);
             tcase_set_timeout(tc, limit);

@@ -26,12 +26,17 @@ def promised(readme):
         if len(cells) < 2 or "`" not in cells[0]:
             continue
         # "`name` [3], `other` [2]" in the first cell, else the second
-        # column: "3", or "2 each (16)" with the total in brackets.
+        # column: "3", "2, 2, 3" or "2 + 1" (one per test), or "2 each (16)" (the
+        # total in brackets).
         tagged = re.findall(r"`(\w+)`\s*\[(\d+(?:\.\d+)?)\]", cells[0])
         if tagged:
             total += sum(float(p) for name, p in tagged if not name.startswith("hidden_"))
             continue
-        if all(n.startswith("hidden_") for n in re.findall(r"`(\w+)`", cells[0])):
+        names = re.findall(r"`(\w+)", cells[0])
+        if names and all(n.startswith("hidden_") for n in names):
+            continue
+        if re.fullmatch(r"\d+(?:\.\d+)?(?:\s*[,+]\s*\d+(?:\.\d+)?)+", cells[1]):
+            total += sum(float(p) for p in re.split(r"[,+]", cells[1]))  # "2, 2, 3" or "2 + 1": one per test
             continue
         points = re.search(r"\((\d+(?:\.\d+)?)\)", cells[1]) or re.match(r"(\d+(?:\.\d+)?)", cells[1])
         if points:
