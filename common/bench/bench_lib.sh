@@ -57,6 +57,10 @@ bench_build() {
     fi
 }
 
+# The cores this process may use, whatever OMP_NUM_THREADS says (nproc
+# alone honours it: "1 CPU cores" on a 2-core host under OMP_NUM_THREADS=1).
+bench_cores() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }
+
 # The host. sed reads the file itself and quits at its first match (no
 # pipe); awk reads all of its input and prints only the first line.
 bench_cpu_name() { sed -n '/^model name/{s/^model name[[:space:]]*: //p;q;}' /proc/cpuinfo; }

@@ -23,7 +23,7 @@ cd "$(dirname "$0")/../.."
 bench_setup 2 build/bench/lab2
 OUT=$BENCH_OUT
 
-cores=$(nproc)
+cores=$(bench_cores)
 default_threads=1
 for t in 2 4 8 16 32 64; do [ "$t" -le "$cores" ] && default_threads="$default_threads $t"; done
 if [ "$BENCH_QUICK" = 1 ]; then
