@@ -35,6 +35,10 @@ help=$(cd "$COPY" && make --no-print-directory help)
 ! grep -qE 'IMPL=reference|make grade|make release|make test' <<<"$help" &&
     pass "make help in the copy names only what works there" || fail "make help in the copy names kit-only targets: $help"
 
+kitonly=$(grep -nE 'IMPL=reference|make grade|make release|make test|gpu-host/run selftest' "$COPY"/labs/*/README.md | head -2)
+[ -z "$kitonly" ] && pass "no lab README in the copy names what only the kit has (kit-only text left out)" ||
+    fail "lab READMEs in the copy name what the copy lacks: ${kitonly//$COPY\//}"
+
 # in_copy LOG CMD...: runs CMD in the copy, output in LOG; its status.
 in_copy() {
     local log=$1
