@@ -55,6 +55,10 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     rel=$dir/$file
     log=$OUT/lab$lab
     cp "$COPY/$rel" "$log.orig"
+    if ls "$COPY/$dir"/*.cu >/dev/null 2>&1 && ! selftest_nvcc >/dev/null; then
+        skip "lab $lab: no nvcc here to build it"
+        return
+    fi
 
     # The untouched skeleton: builds, fails, GPU tests skipped.
     if ! in_copy "$log-build.log" make --no-print-directory "lab$lab"; then
