@@ -18,21 +18,33 @@ LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
 .PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch
 
+# The student copy (make release) has no reference/: there help names only
+# what works in it.
+STUDENT_COPY := $(if $(wildcard reference),,1)
+
 help:
 	@echo "Targets:"
 	@echo "  make deps                       install the Debian packages the kit needs (root or sudo)"
 	@echo "  make labN                       build lab N from your files in labs/labN-*/ (N: $(LAB_NUMS))"
+ifeq ($(STUDENT_COPY),)
 	@echo "  make labN IMPL=reference        ... from the reference solution"
+endif
 	@echo "  make labN SUBMISSION=DIR        ... from a folder holding only the student's files"
 	@echo "  make check [LAB=N]              run the tests of the lab built last (RESULTS=file.json for Gradescope JSON)"
 	@echo "  make check SCHED=slurm|lsf      ... on a GPU node of a cluster, through its scheduler (SCHED_OPTS='-p gpu -t 20')"
+ifeq ($(STUDENT_COPY),)
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=4]   grade a class's submissions (instructors)"
 	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
+	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"
 	@echo "  make test [JOBS=n]              the kit's own test suite (what CI runs), n runs at once (default: the cores)"
 	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
+else
+	@echo "  make bench LAB=N [BENCH_QUICK=1]   benchmark your code: CSV and PNG plot under build/bench/labN/"
+	@echo "  make demo LAB=N                 your code's run with its pictures (labs 1, 2, 4, 5, 7)"
+endif
 	@echo "  make clean                      remove build/"
 
 deps:
@@ -56,10 +68,12 @@ bench:
 	$(require_lab)
 	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) bench $(LAB),$(LAB_MAKE) LAB=$(LAB) bench)
 
+# The lecturer's demo runs the reference; in the student copy, the student's code.
+DEMO_IMPL = $(or $(IMPL),$(if $(STUDENT_COPY),skeleton,reference))
 demo:
 	$(require_lab)
 	@grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
-	@$(LAB_MAKE) LAB=$(LAB) demo
+	@$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo
 
 grade:
 	$(require_lab)
@@ -83,6 +97,7 @@ release:
 	autograder/release $(if $(OUT),$(OUT))
 
 test:
+	@test -x autograder/selftest/run || { echo "make test is the kit maintainers' own suite, not part of the student copy: make labN && make check tests your code" >&2; exit 2; }
 	SELFTEST_JOBS=$(JOBS) autograder/selftest/run
 
 # On a machine with apt: the Debian packages a GPU host without a package

@@ -4,6 +4,7 @@
 #include "grader.h"
 
 #include <fcntl.h>
+#include <float.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
@@ -34,8 +35,10 @@ struct ag_suite {
     int count;
 };
 
-typedef enum { AG_PASS, AG_FAIL, AG_CRASH, AG_TIMEOUT, AG_SKIP, AG_NOT_RUN } ag_status;
-static const char *const status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN"};
+/* AG_NOT_RUN: not asked for (--only, --visible-only), no line; AG_HELD: not
+ * run because make check's time for hangs was spent, a line and no points. */
+typedef enum { AG_PASS, AG_FAIL, AG_CRASH, AG_TIMEOUT, AG_SKIP, AG_NOT_RUN, AG_PENDING, AG_HELD } ag_status;
+static const char *const status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN", "PENDING", "NOT RUN"};
 
 /* A test passes only if its process ends through our teardown with this
  * exit code, drawn at random per run: Check alone would take exit(0) from
@@ -118,14 +121,6 @@ static int ask_child(int (*ask)(char *, int), const char *what, char *reason, in
 
 /* How many GPUs there are, and why not more. */
 static int probe_gpus(char *reason, int len) { return ask_child(gpu_count_reason, "the GPU probe", reason, len); }
-
-/* The limit Check applies: the test's own, times CK_TIMEOUT_MULTIPLIER. */
-static double effective_timeout(const ag_spec *sp)
-{
-    const char *mul = getenv("CK_TIMEOUT_MULTIPLIER");
-    double t = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
-    return mul && atoi(mul) > 0 ? t * atoi(mul) : t;
-}
 
 typedef struct {
     ag_status status;
@@ -219,8 +214,14 @@ static int call_rule_broken(const char *test, char *message, size_t len)
         fprintf(stderr, "grader: cannot read the call rules' verdicts in %s (AG_CALL_VIOLATIONS)\n", path);
         exit(2);
     }
+    /* Each rule's message is said in full once, at the first test it
+     * fails; a later test it fails points back there. */
+    static char *said[128];
+    static const char *said_at[128];
+    static int nsaid;
     char line[2048];
-    int broken = 0;
+    const char *first_at = NULL;
+    int broken = 0, said_before = 0;
     message[0] = '\0';
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
@@ -230,11 +231,28 @@ static int call_rule_broken(const char *test, char *message, size_t len)
         *tab = '\0';
         if (fnmatch(line, test, 0) != 0)
             continue;
-        size_t used = strlen(message);
-        snprintf(message + used, len - used, "%s%s", broken ? "; " : "", tab + 1);
         broken = 1;
+        int k = 0;
+        while (k < nsaid && strcmp(said[k], tab + 1) != 0)
+            k++;
+        if (k < nsaid && strcmp(said_at[k], test) != 0) {
+            first_at = first_at ? first_at : said_at[k];
+            said_before++;
+            continue;
+        }
+        if (k == nsaid && nsaid < 128) {
+            said[nsaid] = strdup(tab + 1);
+            said_at[nsaid++] = test;
+        }
+        size_t used = strlen(message);
+        snprintf(message + used, len - used, "%s%s", message[0] ? "; " : "", tab + 1);
     }
     fclose(f);
+    if (said_before) {
+        size_t used = strlen(message);
+        snprintf(message + used, len - used, "%scall rule%s said at %s above", message[0] ? "; and the " : "the ",
+                 said_before > 1 ? "s" : "", first_at);
+    }
     return broken;
 }
 
@@ -256,25 +274,55 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
-/* The verdicts of the tests the runner has run so far, into res. */
-static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res)
+/* The verdict of test i (run under the limit of `limit` seconds), into res. */
+static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res, int i, double limit)
 {
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
     for (int r = 0; r < nres; r++) {
-        for (int i = 0; i < suite->count; i++) {
-            if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
-                continue;
-            res[i].status = classify(trs[r], effective_timeout(&suite->spec[i]), res[i].message, sizeof res[i].message);
-            char found[1500];
-            if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].test->name, found, sizeof found)) {
-                res[i].status = AG_FAIL;
-                snprintf(res[i].message, sizeof res[i].message, "the sanitizers stopped the test: %s", found);
-            }
-            res[i].score = res[i].status == AG_PASS ? suite->spec[i].points : 0.0;
+        if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
+            continue;
+        res[i].status = classify(trs[r], limit, res[i].message, sizeof res[i].message);
+        char found[1500];
+        if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].test->name, found, sizeof found)) {
+            res[i].status = AG_FAIL;
+            snprintf(res[i].message, sizeof res[i].message, "the sanitizers stopped the test: %s", found);
         }
+        res[i].score = res[i].status == AG_PASS ? suite->spec[i].points : 0.0;
     }
     free(trs);
+}
+
+/* A test that ran out of time: name the student functions it tests, from
+ * the lab's call rules (AG_CALLS_CONF, lines "FUNCTION tests GLOB..."), so
+ * that the line says where to look for the loop that never ends. */
+static void name_hung_functions(const char *test, char *message, size_t len)
+{
+    const char *path = getenv("AG_CALLS_CONF");
+    FILE *f = path && *path ? fopen(path, "r") : NULL;
+    if (!f)
+        return;
+    char line[1024], names[512] = "";
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        char func[128], kind[32];
+        int used = 0;
+        if (line[0] == '#' || sscanf(line, "%127s %31s %n", func, kind, &used) < 2 || strcmp(kind, "tests") != 0)
+            continue;
+        int hit = 0;
+        for (char *tok = strtok(line + used, " \t\n"); tok; tok = strtok(NULL, " \t\n"))
+            hit |= fnmatch(tok, test, 0) == 0;
+        if (hit && !strstr(names, func) && strlen(names) + strlen(func) + 3 < sizeof names) {
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", found ? ", " : "", func);
+            found++;
+        }
+    }
+    fclose(f);
+    if (found) {
+        size_t used = strlen(message);
+        snprintf(message + used, len - used, "; %s %s (or a function %s calls) never returned",
+                 found > 1 ? "one of" : "the function", names, found > 1 ? "one of them" : "it");
+    }
 }
 
 int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *))
@@ -339,89 +387,127 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     char gpu_reason[256] = "";
     int gpus = need_gpus ? probe_gpus(gpu_reason, (int)sizeof gpu_reason) : 0;
 
-    Suite *cs = suite_create(lab);
-    int ran = 0;
-    static int order[AG_MAX_TESTS]; /* the spec of each test case, in the order added */
+    /* AG_STOP_AT_FIRST_LOSS=1 (the kit's self-test, for its mutants): stop
+     * at the first test that does not pass, or before any if a call rule is
+     * broken. A mutant is caught as soon as it loses a point; the rest of
+     * its tests would only cost time (on a GPU host, GPU time). Never in
+     * grading: a student gets every test. */
+    const char *stop_env = getenv("AG_STOP_AT_FIRST_LOSS");
+    int stop_at_loss = stop_env && !strcmp(stop_env, "1");
+    /* AG_HANG_BUDGET=S (make check, never grading): the seconds that tests
+     * which do not pass may cost in all. Once one has drawn on it, a test's
+     * limit is cut to what is left of it, and once it is spent the
+     * remaining tests are not run, so that one endless loop costs a student
+     * about S seconds (at most the limit of the first test it hangs), not
+     * the sum of every test's limit. Until then every test has its own
+     * limit: a slow but right test (a big GPU case) is never cut short. (Tests that do not pass after 5 s or more, not only
+     * TIMEOUTs: an MPI test's own watchdog reports a hung rank as a FAIL.) */
+    const char *budget_env = getenv("AG_HANG_BUDGET");
+    int budgeted = budget_env && atof(budget_env) > 0;
+    double hang_budget = budgeted ? atof(budget_env) : 0, initial_budget = hang_budget;
+    const char *mul_env = getenv("CK_TIMEOUT_MULTIPLIER");
+    double multiplier = mul_env && atoi(mul_env) > 0 ? atoi(mul_env) : 1;
+
+    /* Who is skipped and whose call rule is broken is known before any test
+     * runs; the header counts every test that gets a line below. */
+    int shown = 0, lost_before = 0;
+    double listed_points = 0;
     for (int i = 0; i < suite.count; i++) {
         const ag_spec *sp = &suite.spec[i];
         res[i].status = AG_NOT_RUN;
         res[i].message[0] = '\0';
         if ((only && !listed(only, sp->test->name)) || (visible_only && sp->hidden))
             continue;
-        if (call_rule_broken(sp->test->name, res[i].message, sizeof res[i].message)) {
-            res[i].status = AG_FAIL;
-            continue;
-        }
+        shown++;
+        listed_points += sp->points;
+        /* A test that cannot run here is skipped whatever the code does:
+         * its call rules are for a host where it runs. */
         if (sp->gpus > gpus) {
             res[i].status = AG_SKIP;
             snprintf(res[i].message, sizeof res[i].message, "needs %d GPU%s: %s", sp->gpus,
                      sp->gpus > 1 ? "s" : "", gpu_reason);
-            continue;
-        }
-        if (sp->runs_here && !ask_child(sp->runs_here, "the test's host check", res[i].message,
-                                        (int)sizeof res[i].message)) {
+        } else if (sp->runs_here && !ask_child(sp->runs_here, "the test's host check", res[i].message,
+                                               (int)sizeof res[i].message)) {
             res[i].status = AG_SKIP;
-            continue;
-        }
-        TCase *tc = tcase_create(sp->test->name);
-        tcase_set_timeout(tc, sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT);
-        if (forking) {
-            tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
-            tcase_add_exit_test(tc, sp->test, completion_code);
+        } else if (call_rule_broken(sp->test->name, res[i].message, sizeof res[i].message)) {
+            res[i].status = AG_FAIL;
+            lost_before = 1;
         } else {
-            tcase_add_test(tc, sp->test);
+            res[i].status = AG_PENDING;
         }
-        suite_add_tcase(cs, tc);
-        order[ran++] = i;
     }
+    printf("%s: %d test%s, %g points\n", lab, shown, shown == 1 ? "" : "s", listed_points);
 
-    /* AG_STOP_AT_FIRST_LOSS=1 (the kit's self-test, for its mutants): the
-     * tests run one at a time and stop at the first that does not pass, or
-     * before any if a call rule is broken. A mutant is caught as soon as it
-     * loses a point; the rest of its tests would only cost time (on a GPU
-     * host, GPU time). Never in grading: a student gets every test. */
-    const char *stop_env = getenv("AG_STOP_AT_FIRST_LOSS");
-    int stop_at_loss = stop_env && !strcmp(stop_env, "1");
-    int lost_before = 0;
-    for (int i = 0; i < suite.count; i++)
-        lost_before |= res[i].status == AG_FAIL;
+    Suite *cs = suite_create(lab);
     SRunner *sr = srunner_create(cs);
     ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
     double t0 = wall_time();
     int not_run = 0;
-    if (ran > 0 && !stop_at_loss) {
-        srunner_run_all(sr, CK_SILENT);
-        collect_results(sr, &suite, res);
-    } else if (ran > 0) {
-        for (int t = 0; t < ran; t++) {
-            int i = order[t];
-            if (lost_before) {
-                not_run = ran - t;
-                break;
-            }
-            srunner_run(sr, lab, suite.spec[i].test->name, CK_SILENT);
-            collect_results(sr, &suite, res);
-            lost_before = res[i].status != AG_PASS;
-        }
-    }
-    double seconds = wall_time() - t0;
-
+    const char *hung_test = NULL;
     double score = 0, max_score = 0, skipped = 0;
-    int failed = 0;
-    printf("%s: %d test%s\n", lab, ran, ran == 1 ? "" : "s");
+    int failed = 0, checks = 0, passes = 0, failures = 0, errors = 0, held = 0;
     for (int i = 0; i < suite.count; i++) {
         const ag_spec *sp = &suite.spec[i];
         if (res[i].status == AG_NOT_RUN)
             continue;
+        if (res[i].status == AG_PENDING && stop_at_loss && lost_before) {
+            res[i].status = AG_NOT_RUN;
+            not_run++;
+            continue;
+        }
+        if (res[i].status == AG_PENDING && budgeted && hang_budget < 1 && held++) {
+            res[i].status = AG_HELD;
+            snprintf(res[i].message, sizeof res[i].message, "as the test above");
+        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 1) {
+            res[i].status = AG_HELD;
+            snprintf(res[i].message, sizeof res[i].message,
+                     "slow tests that did not pass, up to %s above, took the %s s make check gives them "
+                     "(AG_HANG_BUDGET); fix those, or run one test alone: make check CHECK_ARGS='--only %s' "
+                     "(grading runs every test)",
+                     hung_test, budget_env, sp->test->name);
+        } else if (res[i].status == AG_PENDING) {
+            double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
+            if (budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget)
+                limit = hang_budget / multiplier;
+            TCase *tc = tcase_create(sp->test->name);
+            tcase_set_timeout(tc, limit);
+            if (forking) {
+                tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
+                tcase_add_exit_test(tc, sp->test, completion_code);
+            } else {
+                tcase_add_test(tc, sp->test);
+            }
+            suite_add_tcase(cs, tc);
+            double started = wall_time();
+            srunner_run(sr, lab, sp->test->name, CK_SILENT);
+            collect_results(sr, &suite, res, i, limit * multiplier);
+            /* A failure found in seconds is not a hang: only a test that
+             * did not pass after 5 s or more draws on the budget. */
+            double took = wall_time() - started;
+            if (res[i].status != AG_PASS && budgeted && took >= 5) {
+                hang_budget -= took;
+                hung_test = sp->test->name;
+            }
+            if (res[i].status == AG_TIMEOUT)
+                name_hung_functions(sp->test->name, res[i].message, sizeof res[i].message);
+            lost_before |= res[i].status != AG_PASS;
+        }
         max_score += sp->points;
         score += res[i].score;
-        if (res[i].status == AG_SKIP)
+        if (res[i].status == AG_SKIP) {
             skipped += sp->points;
-        else if (res[i].status != AG_PASS)
-            failed++;
+        } else {
+            checks++;
+            passes += res[i].status == AG_PASS;
+            failures += res[i].status == AG_FAIL;
+            errors += res[i].status == AG_CRASH || res[i].status == AG_TIMEOUT || res[i].status == AG_HELD;
+            failed += res[i].status != AG_PASS;
+        }
         printf("  %-7s %5g/%-4g %s%s%s%s\n", status_name[res[i].status], res[i].score, sp->points,
                sp->test->name, sp->hidden ? " [hidden]" : "", res[i].message[0] ? ": " : "", res[i].message);
     }
+    double seconds = wall_time() - t0;
+
     char note[512];
     if (skipped > 0)
         snprintf(note, sizeof note, "score: %g/%g (%g points skipped, not passed: %s)", score, max_score,
@@ -432,27 +518,13 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     if (results_path)
         write_results_json(results_path, lab, &suite, res, score, max_score, seconds, note);
 
-    /* Check's own summary line closes the output (stopping early, the kit
-     * writes it: the runner ran one test at a time). */
-    if (stop_at_loss) {
-        int checks = 0, passes = 0, failures = 0, errors = 0;
-        for (int i = 0; i < suite.count; i++) {
-            if (res[i].status == AG_NOT_RUN || res[i].status == AG_SKIP)
-                continue;
-            checks++;
-            passes += res[i].status == AG_PASS;
-            failures += res[i].status == AG_FAIL;
-            errors += res[i].status == AG_CRASH || res[i].status == AG_TIMEOUT;
-        }
-        if (not_run > 0)
-            printf("stopped at the first test lost (AG_STOP_AT_FIRST_LOSS=1): %d not run\n", not_run);
-        printf("%d%%: Checks: %d, Failures: %d, Errors: %d\n", checks ? 100 * passes / checks : 100, checks, failures,
-               errors);
-    } else if (ran > 0) {
-        srunner_print(sr, CK_MINIMAL);
-    } else {
-        printf("100%%: Checks: 0, Failures: 0, Errors: 0\n");
-    }
+    /* Check's summary line closes the output, in Check's own format, over
+     * the lines above (skipped tests are not checks): the runner ran one
+     * test at a time, and tests a call rule fails never reach Check. */
+    if (not_run > 0)
+        printf("stopped at the first test lost (AG_STOP_AT_FIRST_LOSS=1): %d not run\n", not_run);
+    printf("%d%%: Checks: %d, Failures: %d, Errors: %d\n", checks ? 100 * passes / checks : 100, checks, failures,
+           errors);
     srunner_free(sr);
     ag_sanitizer_cleanup();
     return failed > 0 ? 1 : 0;
@@ -491,13 +563,15 @@ static void assert_array_eq(const double *expected, const double *got, const siz
     for (int d = 0; d < ndims; d++)
         n *= dims[d];
     size_t wrong = 0, first = 0, worst = 0;
-    double worst_err = -1;
+    double worst_err = -1, worst_rel = 0;
     for (size_t i = 0; i < n; i++) {
         if (!element_wrong(expected[i], got[i], tol))
             continue;
         if (wrong++ == 0)
             first = i;
         double err = fabs(got[i] - expected[i]);
+        double rel = err / fmax(fabs(expected[i]), DBL_MIN);
+        worst_rel = isnan(rel) || rel > worst_rel ? (isnan(rel) ? INFINITY : rel) : worst_rel;
         if (isnan(err) || err > worst_err) {
             worst_err = isnan(err) ? INFINITY : err;
             worst = i;
@@ -518,9 +592,14 @@ static void assert_array_eq(const double *expected, const double *got, const siz
     char tolbuf[48] = "";
     if (tol >= 0)
         snprintf(tolbuf, sizeof tolbuf, " %.3g", tol);
+    /* Every wrong element a few rounding steps off: right formula, but the
+     * additions in another order than the one prescribed (or contracted
+     * into fused multiply-adds). */
     const char *hint = isnan(got[first]) && !isnan(expected[first])
                            ? " (the output was filled with NaN before the call: never written?)"
-                           : "";
+                       : worst_rel < 1e-6 ? " (close but not equal everywhere: the same numbers, "
+                                            "another order of additions?)"
+                                          : "";
     ck_abort_msg("%s: element %s expected %.17g, got %.17g%s; %zu of %zu elements (%s) not equal %s%s; "
                  "largest error %.3g at %s",
                  context, at, expected[first], got[first], hint, wrong, n, shape, how, tolbuf, worst_err,
@@ -580,9 +659,20 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
             fails++;
         }
     if (!fails) {
+        /* A sanitizer's report: its first error (a race or an overflow in
+         * the student's code, with its stack), not the tail, which names
+         * the harness the report ends in. Else the end of the output. */
+        long from = -1, at = 0;
+        rewind(fp);
+        while (from < 0 && fgets(line, sizeof line, fp)) {
+            if (strstr(line, "WARNING: ThreadSanitizer") || strstr(line, "ERROR: AddressSanitizer") ||
+                strstr(line, "runtime error:"))
+                from = at;
+            at = ftell(fp);
+        }
         fseek(fp, 0, SEEK_END);
         long size = ftell(fp);
-        fseek(fp, size > 1000 ? size - 1000 : 0, SEEK_SET);
+        fseek(fp, from >= 0 ? from : size > 1000 ? size - 1000 : 0, SEEK_SET);
         used = fread(out, 1, cap - 1, fp);
         out[used] = '\0';
     }

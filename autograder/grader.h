@@ -37,7 +37,18 @@
  *   --only NAME[,NAME...]  run only those tests
  *   --list            list the tests with points and visibility
  * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
- * call rules, autograder/labN/calls.conf; make check writes FILE).
+ * call rules, autograder/labN/calls.conf; make check writes FILE), each
+ * rule's message in full once. A test that needs more GPUs than there are
+ * is skipped first, whatever its call rules say.
+ * The tests run one at a time, in the order registered, each line printed
+ * as its test ends; the closing summary line, in Check's format, counts
+ * those lines (a skip is not a check).
+ * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
+ * not pass after 5 s or more have taken S seconds in all, the rest are NOT
+ * RUN, and after the first such test the others' limits are cut to what is
+ * left, so that one endless loop costs a student about a minute.
+ * AG_CALLS_CONF=FILE (make check): a TIMEOUT line names the functions that
+ * the calls.conf's "tests" lines map to that test.
  * CK_DEFAULT_TIMEOUT and CK_TIMEOUT_MULTIPLIER scale the time limits as in
  * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
 #ifndef KIT_GRADER_H

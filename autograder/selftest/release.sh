@@ -93,6 +93,10 @@ for labdir in "$COPY"/labs/lab[0-9]*-*/; do
     fi
     if (cd "$COPY" && make --no-print-directory "lab$lab") >"$OUT/lab$lab.log" 2>&1; then
         pass "make lab$lab works in the copy ($name, without its reference)"
+        # The points its README promises are make check's (its own list).
+        "$COPY/build/lab$lab/test_lab$lab" --list >"$OUT/lab$lab-list.txt" 2>&1
+        msg=$(python3 autograder/selftest/readme_points.py "$COPY/labs/$name/README.md" "$OUT/lab$lab-list.txt") &&
+            pass "lab $lab: ${msg#"$COPY/"}" || fail "lab $lab: ${msg#"$COPY/"}"
     else
         fail "make lab$lab fails in the copy: $(grep -m1 -E 'error|Error|No rule' "$OUT/lab$lab.log")"
     fi

@@ -41,7 +41,9 @@ bench_setup() {
     BENCH_SRC_ARGS=()
     [ -n "${SUBMISSION:-}" ] && BENCH_SRC_ARGS+=(SUBMISSION="$SUBMISSION")
     [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
-    BENCH_SOURCE=${SUBMISSION:-${IMPL:-skeleton}}
+    # Named by the folder built from: "skeleton" would mislabel a
+    # student's own code.
+    BENCH_SOURCE=${SUBMISSION:-$( [ "${IMPL:-}" = reference ] && echo reference || echo labs/lab"$1"-*)}
     # BENCH_QUICK=1: each lab's small sizes and one repeat (the self-test's
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}
@@ -63,15 +65,16 @@ bench_mpirun() {
 }
 
 # demo_setup LAB: make demo's start: strict mode in the kit's root, the
-# reference built into DEMO_BIN = DEMO_OUT/build, DEMO_OUT = build/demo/labN
-# for the pictures.
+# lab built into DEMO_BIN = DEMO_OUT/build (IMPL: the reference, as the
+# lecturer's make demo passes it; the student's code in the student copy),
+# DEMO_OUT = build/demo/labN for the pictures.
 demo_setup() {
     set -euo pipefail
     cd "$BENCH_KIT"
     DEMO_OUT=build/demo/lab$1
     DEMO_BIN=$DEMO_OUT/build
     mkdir -p "$DEMO_OUT"
-    make --no-print-directory -s -f common/mk/lab.mk LAB="$1" IMPL=reference BUILD="$DEMO_BIN" all >/dev/null
+    make --no-print-directory -s -f common/mk/lab.mk LAB="$1" IMPL="${IMPL:-reference}" BUILD="$DEMO_BIN" all >/dev/null
 }
 
 # bench_build DIR [VAR=value ...]: builds the lab from the chosen sources
@@ -96,6 +99,10 @@ bench_progress() {
     printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
     if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
 }
+
+# The cores this process may use, whatever OMP_NUM_THREADS says (nproc
+# alone honours it: "1 CPU cores" on a 2-core host under OMP_NUM_THREADS=1).
+bench_cores() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }
 
 # The host. sed reads the file itself and quits at its first match (no
 # pipe); awk reads all of its input and prints only the first line.

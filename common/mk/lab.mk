@@ -92,14 +92,18 @@ kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS),$(call kit
 
 # Copy the student's files in only when building, and only when they changed,
 # so that make rebuilds exactly what it must. A missing file stops the build
-# with its name.
+# with its name. Each copy starts with a #line naming the file the student
+# edits, so that compiler, sanitizer and debugger messages point there and
+# not at the copy (whose edits would be lost); it is compiled in the build
+# folder, so a submission's own headers never replace the kit's.
 ifneq ($(filter all,$(MAKECMDGOALS)),)
 MISSING := $(strip $(foreach f,$(STUDENT_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
 ifneq ($(MISSING),)
 $(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING))
 endif
 COPY_ERR := $(shell mkdir -p $(BUILD)/student && for f in $(STUDENT_FILES); do \
-    cmp -s "$(SRC_DIR)/$$f" "$(BUILD)/student/$$f" || cp "$(SRC_DIR)/$$f" "$(BUILD)/student/$$f" || echo "$$f"; done; \
+    t="$(BUILD)/student/.$$f.new"; { printf '\043line 1 "%s"\n' "$(SRC_DIR)/$$f" && cat "$(SRC_DIR)/$$f"; } >"$$t" && \
+    { cmp -s "$$t" "$(BUILD)/student/$$f" && rm -f "$$t" || mv -f "$$t" "$(BUILD)/student/$$f"; } || echo "$$f"; done; \
     echo "$(SRC_DIR)" > $(BUILD)/source)
 ifneq ($(COPY_ERR),)
 $(error could not copy $(COPY_ERR) from $(SRC_DIR))
@@ -168,10 +172,23 @@ CHECK_CALLS = PYTHONPATH=autograder$${PYTHONPATH:+:$$PYTHONPATH} python3 -m grad
 endif
 endif
 
+# make check never runs code older than the student's files: a file edited
+# since the last build, or a build that failed (its copy is then newer than
+# the test program), is refused in one line. Grading (CALL_VIOLATIONS given)
+# builds just before and checks in a sandbox: no such test there, and no
+# hang budget (AG_HANG_BUDGET, grader.h): every test gets its own limit.
+ifneq ($(origin CALL_VIOLATIONS),command line)
+STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); for f in $(STUDENT_FILES); do \
+    if [ "$$src/$$f" -nt $(TEST_BIN) ] || [ $(BUILD)/student/$$f -nt $(TEST_BIN) ]; then \
+    echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)' (and fix what it reports) before make check" >&2; exit 2; fi; done
+STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60}
+endif
+
 check:
 	@test -x $(TEST_BIN) || { echo "lab $(LAB) is not built: run 'make lab$(LAB)' first" >&2; exit 2; }
+	@$(STALE_CHECK)
 	@echo "lab $(LAB) ($(LAB_NAME)), built from $$(cat $(BUILD)/source 2>/dev/null)"
 	@$(CHECK_CALLS)
-	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
+	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) AG_CALLS_CONF=$(CALLS_CONF) $(STUDENT_CHECK_ENV) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
 
 -include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)

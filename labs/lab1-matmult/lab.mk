@@ -17,7 +17,7 @@ bench:
 DEMO_N ?= 1024
 .PHONY: demo
 demo:
-	@$(MAKE) --no-print-directory -s -f common/mk/lab.mk LAB=1 IMPL=reference BUILD=build/demo/lab1 all >/dev/null
+	@$(MAKE) --no-print-directory -s -f common/mk/lab.mk LAB=1 IMPL=$(or $(IMPL),reference) BUILD=build/demo/lab1 all >/dev/null
 	@echo "lab 1 reference, m = n = k = $(DEMO_N), one core (kB, Mflop/s, wrong elements):"
 	@core=$$(OPENBLAS_VERBOSE=2 MFLOPS_MAX_IT=1 MATMULT_COMPARE=0 build/demo/lab1/matmult_c lib 8 8 8 2>&1 | sed -n 's/^Core: //p'); \
 	if [ "$$core" = Prescott ] && grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi; \

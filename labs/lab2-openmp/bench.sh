@@ -21,7 +21,7 @@
 . "$(dirname "$0")/../../common/bench/bench_lib.sh"
 bench_setup 2
 
-cores=$(nproc)
+cores=$(bench_cores)
 default_threads=1
 for t in 2 4 8 16 32 64; do [ "$t" -le "$cores" ] && default_threads="$default_threads $t"; done
 if [ "$BENCH_QUICK" = 1 ]; then

@@ -11,7 +11,7 @@ demo_setup 2
 N=${DEMO_N:-64}
 bin=$DEMO_BIN
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
-echo "reference, $OMP_NUM_THREADS threads; columns: N sweeps seconds Mflop/s GB/s GLUP/s total_seconds residual"
+echo "${IMPL:-reference}, $OMP_NUM_THREADS threads; columns: N sweeps seconds Mflop/s GB/s GLUP/s total_seconds residual"
 "$bin/poisson" omp_v3 "$N" 100000 1e-6 0 png "$DEMO_OUT/poisson_omp_v3_$N.png"
 "$bin/poisson" omp_v3 "$N" 100000 1e-6 0 vtk "$DEMO_OUT/poisson_omp_v3_$N.vtk"
 "$bin/poisson" gs_omp "$N" 100000 1e-6 0

@@ -5,7 +5,7 @@
 #include "cuda_check.h"
 #include "wave_gpu.h"
 
-/* TODO 1: the kernel. Start from the lecture's wave_propagation (the notes,
+/* TODO 1: the kernel. Start from the lecture's wave_propagation (LECTURE-NOTES.md,
  *         section 5.5) and fix it: the index x + dimx * (y + dimy * z) in
  *         size_t (the lecture has y * dim.z), coeff[0] * in[n] (it has +),
  *         0 for neighbours outside the grid in x and y, and only planes
