@@ -4,4 +4,5 @@ import sys; sys.path.insert(0, 'autograder/mutants')
 from mkpatch import mutant
 R = 'reference/lab8-axpy'; M = 'autograder/mutants/lab8'
 mutant(R, f'{M}/last_element_skipped.patch', "axpy stops one element short.",
-       [('axpy.c', 'for (size_t i = 0; i < n; i++)', 'for (size_t i = 0; i + 1 < n; i++)')])
+       [('axpy.c', 'for (size_t i = 0; i < n; i++)', 'for (size_t i = 0; i + 1 < n; i++)')],
+       caught_by=['axpy_sizes', 'axpy_negative_a'])
