@@ -237,13 +237,18 @@ struct z_geo {
     int singular;
 };
 
-/* One thread per (kx, ky) system; element k of system s at a[s + k*nsys],
- * so neighbouring threads read neighbouring doubles. */
-__global__ static void thomas_batch(z_geo Z, double *a, double *gamma, int *bad)
+/* System s of a z_geo, for both Thomas kernels: its matrix (off the
+ * diagonal off; on it b, and b0 and bn in the first and last rows), and
+ * the first row of the forward sweep (aux its pivot, prev its value);
+ * false once a one-row system is solved whole. */
+struct z_sys {
+    size_t nsys, s;
+    int n;
+    double off, b, b0, bn, aux, prev;
+};
+__device__ static bool z_system_start(const z_geo &Z, double *a, int *bad, z_sys *m)
 {
-    size_t nsys = (size_t)Z.d[0] * Z.d[1], s = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (s >= nsys)
-        return;
+    size_t s = m->s;
     int kx = Z.lo[0] + (int)(s % Z.d[0]), ky = Z.lo[1] + (int)(s / Z.d[0]), n = Z.g.n[2];
     double hz = Z.g.L[2] / n, off = 1.0 / (hz * hz);
     double b = -2.0 * off + eig(Z.g.bc[0], kx, Z.g.n[0], Z.g.L[0] / Z.g.n[0]) +
@@ -252,18 +257,34 @@ __global__ static void thomas_batch(z_geo Z, double *a, double *gamma, int *bad)
     double b0 = b + corner, bn = b + corner;
     if (kx == 0 && ky == 0 && Z.singular)
         b0 -= off; /* pin u_0 = 0, as on the CPU */
+    m->n = n, m->off = off, m->b = b, m->b0 = b0, m->bn = bn;
     if (n == 1) {
         double d = b0 + bn - b;
         if (d == 0.0)
             *bad = 1;
         a[s] = a[s] * Z.scale / d;
-        return;
+        return false;
     }
-    double aux = b0;
-    if (aux == 0.0)
+    m->aux = b0;
+    if (m->aux == 0.0)
         *bad = 1;
-    double prev = a[s] * Z.scale / aux;
-    a[s] = prev;
+    m->prev = a[s] * Z.scale / m->aux;
+    a[s] = m->prev;
+    return true;
+}
+
+/* One thread per (kx, ky) system; element k of system s at a[s + k*nsys],
+ * so neighbouring threads read neighbouring doubles. */
+__global__ static void thomas_batch(z_geo Z, double *a, double *gamma, int *bad)
+{
+    z_sys m;
+    m.nsys = (size_t)Z.d[0] * Z.d[1], m.s = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (m.s >= m.nsys || !z_system_start(Z, a, bad, &m))
+        return;
+    const size_t nsys = m.nsys, s = m.s;
+    const int n = m.n;
+    const double off = m.off, b = m.b, bn = m.bn;
+    double aux = m.aux, prev = m.prev;
     for (int k = 1; k < n; k++) {
         double gk = off / aux;
         gamma[k * nsys + s] = gk;
@@ -737,29 +758,14 @@ static fused_plans *fused_get(const fp_grid *g)
 enum { CK = 16 };
 __global__ static void thomas_checkpointed(z_geo Z, double *a, double *ckpt, int *bad)
 {
-    size_t nsys = (size_t)Z.d[0] * Z.d[1], s = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (s >= nsys)
+    z_sys m;
+    m.nsys = (size_t)Z.d[0] * Z.d[1], m.s = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (m.s >= m.nsys || !z_system_start(Z, a, bad, &m))
         return;
-    int kx = Z.lo[0] + (int)(s % Z.d[0]), ky = Z.lo[1] + (int)(s / Z.d[0]), n = Z.g.n[2];
-    double hz = Z.g.L[2] / n, off = 1.0 / (hz * hz);
-    double b = -2.0 * off + eig(Z.g.bc[0], kx, Z.g.n[0], Z.g.L[0] / Z.g.n[0]) +
-               eig(Z.g.bc[1], ky, Z.g.n[1], Z.g.L[1] / Z.g.n[1]);
-    double corner = Z.g.bc[2] == FP_N ? off : -off;
-    double b0 = b + corner, bn = b + corner;
-    if (kx == 0 && ky == 0 && Z.singular)
-        b0 -= off; /* pin u_0 = 0, as on the CPU */
-    if (n == 1) {
-        double d = b0 + bn - b;
-        if (d == 0.0)
-            *bad = 1;
-        a[s] = a[s] * Z.scale / d;
-        return;
-    }
-    double aux = b0;
-    if (aux == 0.0)
-        *bad = 1;
-    double prev = a[s] * Z.scale / aux;
-    a[s] = prev;
+    const size_t nsys = m.nsys, s = m.s;
+    const int n = m.n;
+    const double off = m.off, b = m.b, bn = m.bn;
+    double aux = m.aux, prev = m.prev;
     ckpt[s] = aux;
     for (int k = 1; k < n; k++) {
         double gk = off / aux;
