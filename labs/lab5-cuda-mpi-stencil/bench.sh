@@ -53,7 +53,7 @@ BENCH_MPIRUN+=(--bind-to none)
     if [ "$gpus" -gt 0 ]; then
         nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader
     else
-        echo "$(nproc) CPU cores, no GPU"
+        echo "$(bench_cores) CPU cores, no GPU"
     fi
     mpirun --version 2>&1 | awk 'NR == 1'
 } | tee "$BENCH_OUT/machine.txt"

@@ -56,7 +56,7 @@ else
     bin=$BENCH_OUT/build
 fi
 gpus=$(bench_gpu_count)
-echo "CPU: $(bench_cpu_name), $(nproc) cores; GPUs: $gpus; median of $REPEATS; $(bench_date)"
+echo "CPU: $(bench_cpu_name), $(bench_cores) cores; GPUs: $gpus; median of $REPEATS; $(bench_date)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$gpus" -gt 0 ] && nvidia-smi --query-gpu=index,name --format=csv,noheader
 bench_mpirun NCCL_NVLS_ENABLE LD_LIBRARY_PATH
