@@ -19,7 +19,12 @@ NOT_KIT = {"build", "release", ".git", ".gpudeps"}  # top-level folders .gitigno
 
 
 def git(*args):
-    return subprocess.run(["git", *args], cwd=KIT, capture_output=True, text=True)
+    """git's answer, or a failed one where git is not installed (a fresh
+    machine that got the kit as an archive)."""
+    try:
+        return subprocess.run(["git", *args], cwd=KIT, capture_output=True, text=True)
+    except FileNotFoundError:
+        return subprocess.CompletedProcess(["git", *args], 127, "", "git: not installed")
 
 
 def kit_files():
