@@ -134,7 +134,12 @@ grep -q "warning: -j 2 with performance points" "$OUT/w2.log" &&
     fail "no warning for -j 2 with performance points (see $OUT/w2.log)"
 GRADE_PERF_CONF=$OUT/perf5.conf autograder/grade --force -o "$OUT/same-grades" 1 "$same" >"$OUT/w3.log" 2>&1
 third="$(perf_of a) $(perf_of b)"
-if [ "$first" = "4 4" ] && [ "$second" = "5 5" ] && [ "$third" = "5 5" ]; then
+# Identical within each run: how many points the reference timed against
+# itself earns depends on the host's load (a loaded 2-core CI host once
+# timed it past the full-points ratio), so the runs need not agree.
+pair_same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+# shellcheck disable=SC2086 # each holds the two students' points
+if pair_same $first && pair_same $second && pair_same $third; then
     pass "identical files, identical performance points over three runs ($first; $second; $third)"
 else
     fail "identical files got different performance points: $first; $second; $third (see $OUT/w*.log)"
