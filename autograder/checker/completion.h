@@ -1,7 +1,7 @@
 /* The kit's checker programs (autograder/labN/mpi/, lab 6's stress test):
  * the report that a run's checks were done.
  *
- * ag_run_mpi and ag_run_program (autograder/grader.c) pass a run only when
+ * ag_run_mpi and ag_run_program (autograder/grader/launch.c) pass a run only when
  * its exit status is 0 AND every rank has reported reaching the end of the
  * checker's own code. An exit status of 0 alone proves nothing: code under
  * test that calls exit(0), _exit(0) or MPI_Finalize then exit(0) before the

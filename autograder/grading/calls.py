@@ -17,7 +17,7 @@ define (the kit's code, libraries).
 
     python3 -m grading.calls [-o OUT] CALLS_CONF OBJECT...
 writes OUT (default: standard output), one line per broken rule and test
-glob: "TEST-GLOB<TAB>MESSAGE"; the test runner (autograder/grader.c, through
+glob: "TEST-GLOB<TAB>MESSAGE"; the test runner (autograder/grader/call_rules.c, through
 AG_CALL_VIOLATIONS=OUT) fails those tests with the message. Exit status 0
 when the objects could be read (broken rules or not), 2 otherwise."""
 import argparse

@@ -76,7 +76,7 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 # An archive, so that a program links only the common code it uses (the
 # matmult driver pulls in OpenBLAS; lab 2 never does).
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
-GRADER_OBJS  := $(call kit_obj,autograder/grader.c autograder/sanitizer_report.c)
+GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/grader/*.c))
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
@@ -135,7 +135,7 @@ $(COMMON_LIB): $(COMMON_OBJS)
 # SANITIZE (a lab's lab.mk: address,undefined): the test program links the
 # student's C files built again with those sanitizers (the drivers and
 # benchmarks keep the plain objects): a read one past a buffer that leaves
-# the answer unchanged stops the test, and autograder/sanitizer_report.c
+# the answer unchanged stops the test, and autograder/grader/sanitizer_report.c
 # makes the report its message.
 # A compiler without the sanitizers' runtime (a GPU host's own GCC, say)
 # builds the tests without them, and says so.
