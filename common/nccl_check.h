@@ -25,8 +25,4 @@
         }                                                                                          \
     } while (0)
 
-/* The same check under its former name, which the student files of labs 4
- * and 7 (and their mutants) still use. */
-#define NCCL_OK(call) NCCL_CHECK(call)
-
 #endif

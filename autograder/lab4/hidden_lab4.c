@@ -2,7 +2,7 @@
  * leaves this file out of the student copy; the suite then runs without
  * them. */
 #include "grader.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "lab4_checks.h"
 
 /* Sizes where the exact radiator test and a floating-point one disagree

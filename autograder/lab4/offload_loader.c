@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "grader.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "offload_where.h"
 
 static char load_error[600];

@@ -15,7 +15,7 @@
  * the offload stage runs on the host where no GPU offloading exists, and
  * the kit's z-split and gather are tested with MPI ranks on the CPU. */
 #include "grader.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "lab4_checks.h"
 
 static void all_sizes(const char *name, l4_solver solver, double close)

@@ -2,7 +2,7 @@
  * leaves this file out of the student copy; the suite then runs without
  * them. */
 #include "grader.h"
-#include "halo6.h"
+#include "halo.h"
 #include "lab6_checks.h"
 
 /* Sizes the visible tests do not try, and rank 0's previous rank. */

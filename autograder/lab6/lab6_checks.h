@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "halo6.h"
+#include "halo.h"
 #include "lab6_table.h"
 
 /* halo_partners under p for every rank of size ranks and every block:

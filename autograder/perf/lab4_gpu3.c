@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "perf_device.h"
 #include "perf_harness.h"
 #include "poisson.h"

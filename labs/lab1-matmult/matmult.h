@@ -4,8 +4,8 @@
  * m x n, all dense, row-major and contiguous: A[i][l] is A[i * k + l].
  * C is overwritten, never accumulated into: whatever C held before the call
  * (the tests fill it with NaN) must not matter. A and B are not changed. */
-#ifndef MATMULT_H
-#define MATMULT_H
+#ifndef LAB1_MATMULT_H
+#define LAB1_MATMULT_H
 
 /* cblas_dgemm from OpenBLAS: the yardstick. */
 void matmult_lib(int m, int n, int k, const double *A, const double *B, double *C);

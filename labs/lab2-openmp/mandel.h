@@ -17,8 +17,8 @@
  *
  * Parallelise with OpenMP and schedule(runtime), so that the schedule can be
  * chosen without recompiling (OMP_SCHEDULE=dynamic,4 or omp_set_schedule). */
-#ifndef MANDEL_H
-#define MANDEL_H
+#ifndef LAB2_MANDEL_H
+#define LAB2_MANDEL_H
 
 void mandel(int width, int height, int max_iter, int *img);
 

@@ -30,8 +30,8 @@
  * place, in lexicographic order (i, then j, then k): each point reads the
  * new values of its -z, -y and -x neighbours and the old ones of the rest.
  * f is read, never written. */
-#ifndef POISSON_OMP_H
-#define POISSON_OMP_H
+#ifndef LAB2_POISSON_OMP_H
+#define LAB2_POISSON_OMP_H
 
 /* Stage 1: sequential. */
 int jacobi(int N, double tol, int max_iter, const double *f, double *u, double *u_old);

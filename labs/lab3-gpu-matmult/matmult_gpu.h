@@ -18,8 +18,8 @@
  * A failed CUDA or cuBLAS call (a launch included) must stop the program
  * with a message (common/cuda_check.h), never return a C that merely looks
  * wrong. */
-#ifndef MATMULT_GPU_H
-#define MATMULT_GPU_H
+#ifndef LAB3_MATMULT_GPU_H
+#define LAB3_MATMULT_GPU_H
 
 #ifdef __CUDACC__
 #define MM_HOST_DEVICE __host__ __device__

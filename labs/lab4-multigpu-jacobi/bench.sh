@@ -3,7 +3,7 @@
 #
 # On a GPU host: every stage at several N beside the device-to-device copy
 # bandwidth measured in the same run (the limit a sweep that moves 16 bytes
-# per point can reach) and the stencil-shaped copy (lab4_bound.cu: the same
+# per point can reach) and the stencil-shaped copy (stencil_bound.cu: the same
 # loads and stores as a Jacobi sweep, without its arithmetic: the limit of
 # the access pattern, which a stencil cannot pass by much), then, with 2 or more GPUs, the peer bandwidth
 # between GPU 0 and the others, the peer stage, and the NCCL stage on 1, 2

@@ -14,11 +14,11 @@
  * blocks to cover N that is not a multiple of the block size.
  *
  * jacobi_gpu3_slab() is the gpu3 sweep over a range of planes: stages 3
- * and 4 call it on their part of the cube (see jacobi4.h). */
+ * and 4 call it on their part of the cube (see jacobi.h). */
 #include <math.h>
 
 #include "cuda_check.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "timer.h"
 

@@ -8,8 +8,8 @@
 
 #include "cuda_check.h"
 #include "decomp.h"
-#include "jacobi4.h"
-#include "nccl_check.h" /* NCCL_OK(call) */
+#include "jacobi.h"
+#include "nccl_check.h" /* NCCL_CHECK(call) */
 #include "poisson.h"
 #include "timer.h"
 

@@ -6,7 +6,7 @@
  * update should cross to the host after a sweep. Without a GPU the target
  * regions run on the host, so `make check` tests this file everywhere.
  *
- * Contract (jacobi4.h): u and u_old hold the initial state; stop when the
+ * Contract (jacobi.h): u and u_old hold the initial state; stop when the
  * Frobenius norm of the update is <= tol (tol = 0: run exactly max_iter
  * sweeps); return the number of sweeps; leave the answer in u. Compute each
  * point with poisson_jacobi_point() and h^2 f as h*h*f[c]. */
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "timer.h"
 

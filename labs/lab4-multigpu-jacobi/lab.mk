@@ -8,9 +8,9 @@
 STUDENT_FILES := jacobi_offload.c jacobi_gpu.cu jacobi_peer.cu jacobi_nccl.cu
 DRIVERS       := poisson lab4_bench lab4_mpi_check
 poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
-# The benchmark with its stencil-shaped copy (lab4_bound.cu: the bound a
+# The benchmark with its stencil-shaped copy (stencil_bound.cu: the bound a
 # Jacobi sweep of this layout can reach, timed beside the copy).
-lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/lab4_bound.cu
+lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/stencil_bound.cu
 # Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
 lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c $(CHECKER_MPI_SRCS)
 lab4_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)

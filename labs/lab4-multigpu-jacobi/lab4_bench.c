@@ -4,7 +4,7 @@
  *   lab4_bench METHOD N sweeps repeats        METHOD: offload gpu1 gpu2 gpu3 peer
  *   mpirun -np P lab4_bench nccl N sweeps repeats
  *   lab4_bench copy N repeats                 device-to-device copy of (N+2)^3 doubles
- *   lab4_bench bound N sweeps repeats         the stencil-shaped copy (lab4_bound.h)
+ *   lab4_bench bound N sweeps repeats         the stencil-shaped copy (stencil_bound.h)
  *   lab4_bench peerbw MiB repeats             GPU 0 -> d and d -> 0 copies, every d
  *
  * A solve first checks the method: from the problem's start it runs
@@ -33,8 +33,8 @@
 #include "cuda_check.h"
 #include "decomp.h"
 #include "gpu.h"
-#include "jacobi4.h"
-#include "lab4_bound.h"
+#include "jacobi.h"
+#include "stencil_bound.h"
 #include "offload_where.h"
 #include "poisson.h"
 #include "timer.h"
@@ -58,7 +58,7 @@ static int run(const char *method, int N, int sweeps, const double *f, double *u
 }
 
 /* The check: K sweeps of the method from the problem's start (every rank
- * holds the full start, as jacobi4.h promises), then on rank 0 the kit's
+ * holds the full start, as jacobi.h promises), then on rank 0 the kit's
  * sequential Jacobi from the same start, compared bit for bit. Leaves the
  * method's state in u for the timed runs to go on from. Returns the wrong
  * elements (on rank 0; 0 elsewhere), or -1 if the solver failed. */
@@ -155,7 +155,7 @@ static double time_copy(double *dst, int ddev, const double *src, int sdev, size
     return m;
 }
 
-/* The stencil-shaped copy's sweep on the host, as lab4_bound.cu computes
+/* The stencil-shaped copy's sweep on the host, as stencil_bound.cu computes
  * it: the six neighbours in the kit's order, times 1/6. */
 static void stencil_copy_host(int N, const double *u_old, double *u_new)
 {

@@ -15,7 +15,7 @@
 
 #include "cli.h"
 #include "gpu.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "poisson_driver.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "halo6.h"
+#include "halo.h"
 
 /* A kernel takes some microseconds to start: the CPU is ahead of the blocks,
  * and code that does not wait for them is caught doing so. */
@@ -160,7 +160,7 @@ static int host_launch_unpack(halo_layer *L, int iteration)
 
 static int host_launch_tq(halo_layer *L, taskqueue *tq, int iteration)
 {
-    /* halo6.h's reset scheme: the launch resets lock and tail, before any block runs */
+    /* halo.h's reset scheme: the launch resets lock and tail, before any block runs */
     *tq->lock = -1;
     *tq->tail = 0;
     return launch(JOB_TQ, L, tq, iteration);

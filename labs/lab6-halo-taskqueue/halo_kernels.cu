@@ -1,4 +1,4 @@
-/* Lab 6, stage 5: the CUDA kernels. Yours to write (halo6.h, the README's
+/* Lab 6, stage 5: the CUDA kernels. Yours to write (halo.h, the README's
  * stage 5):
  *   GPU_global_Write / GPU_global_Read   the baseline's pack and unpack
  *   Write_GPU_Read_GPU                    the taskqueue's one kernel: pack,
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "cuda_check.h"
-#include "halo6.h"
+#include "halo.h"
 
 static int not_written(const char *what)
 {

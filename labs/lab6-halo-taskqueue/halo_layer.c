@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "halo6.h"
+#include "halo.h"
 
 int halo_layer_init(halo_layer *L, int num_blocks, int num_threads, int rank, int size, const size_t *sizes,
                     halo_pattern p, const halo_backend *be)

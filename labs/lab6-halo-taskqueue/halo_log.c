@@ -2,7 +2,7 @@
  * once (the host backend's blocks), so every word is atomic. */
 #include <stdatomic.h>
 
-#include "halo6.h"
+#include "halo.h"
 #include "timer.h"
 
 static atomic_long clock_tick;

@@ -1,13 +1,13 @@
 /* Lab 6: what MPI calls did, per block, seen through MPI's profiling
  * interface (given). A program that links halo_mpi_log.c gets these
  * wrappers in front of MPI's own functions: every send and every completed
- * receive of a watched layer's buffers goes into the event log (halo6.h's
+ * receive of a watched layer's buffers goes into the event log (halo.h's
  * HL_SENT, HL_RECEIVED), and the arguments of each are recorded, so that a
  * test can say "block 4's receive was posted with tag 0" instead of hanging. */
-#ifndef HALO_MPI_LOG_H
-#define HALO_MPI_LOG_H
+#ifndef LAB6_HALO_MPI_LOG_H
+#define LAB6_HALO_MPI_LOG_H
 
-#include "halo6.h"
+#include "halo.h"
 
 typedef struct {
     int irecvs, sends;          /* calls this iteration */

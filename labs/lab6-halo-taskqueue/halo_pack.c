@@ -1,5 +1,5 @@
-/* Lab 6, stage 2: pack and unpack on the CPU. Yours to write (halo6.h). */
-#include "halo6.h"
+/* Lab 6, stage 2: pack and unpack on the CPU. Yours to write (halo.h). */
+#include "halo.h"
 
 void halo_pack_thread(double *send_buf, size_t n, double value, int tid, int nthreads)
 {

@@ -1,6 +1,6 @@
 /* Lab 6, stage 4: the taskqueue's CPU event loop. Yours to write
- * (halo6_mpi.h, the README's Fig. 3.8). */
-#include "halo6_mpi.h"
+ * (halo_mpi.h, the README's Fig. 3.8). */
+#include "halo_mpi.h"
 #include "mpi_check.h"
 
 int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)

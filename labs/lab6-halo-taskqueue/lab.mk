@@ -28,10 +28,10 @@ TSAN_BIN := $(BUILD)/lab6_tq_stress_tsan
 ORDERS_BIN := $(BUILD)/lab6_tq_orders
 EXTRA_TARGETS := $(TSAN_BIN) $(ORDERS_BIN)
 $(ORDERS_BIN): $(BUILD)/student/taskqueue.c autograder/lab6/orders/lab6_tq_orders.c $(CHECKER_SRCS) \
-               autograder/lab6/orders/tq_order_probe.h $(LAB_DIR)/halo6.h
+               autograder/lab6/orders/tq_order_probe.h $(LAB_DIR)/halo.h
 	$(CC) $(CSTD) -O1 $(WARN) -I$(LAB_DIR) -Icommon -Iautograder -Iautograder/lab6/orders \
 	    -include autograder/lab6/orders/tq_order_probe.h $(filter %.c,$^) -o $@
-$(TSAN_BIN).bin: $(BUILD)/student/taskqueue.c autograder/lab6/stress/lab6_tq_stress.c $(CHECKER_SRCS) $(LAB_DIR)/halo6.h
+$(TSAN_BIN).bin: $(BUILD)/student/taskqueue.c autograder/lab6/stress/lab6_tq_stress.c $(CHECKER_SRCS) $(LAB_DIR)/halo.h
 	$(CC) $(CSTD) -O1 -g -fsanitize=thread $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(filter %.c,$^) -o $@ -lpthread
 $(TSAN_BIN): $(TSAN_BIN).bin
 	printf '%s\n' '#!/bin/sh' 'bin="$$0.bin"' \

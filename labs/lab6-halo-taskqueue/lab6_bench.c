@@ -41,7 +41,7 @@
 #include <string.h>
 
 #include "bench/bench_check.h"
-#include "halo6_mpi.h"
+#include "halo_mpi.h"
 #include "halo_mpi_log.h"
 #include "mpi_check.h"
 #include "timer.h"

@@ -1,8 +1,8 @@
 /* Lab 6, stage 4: the taskqueue protocol on the CPU. Yours to write
- * (halo6.h): C11 atomics (<stdatomic.h>) on the shared ints, acquire where
+ * (halo.h): C11 atomics (<stdatomic.h>) on the shared ints, acquire where
  * you learn that the other side is done, release where you say you are;
  * every spin yields (sched_yield), or 27 "blocks" on 2 cores crawl. */
-#include "halo6.h"
+#include "halo.h"
 
 int tq_cpu_poll_task(taskqueue *tq)
 {
@@ -21,7 +21,7 @@ void tq_cpu_notify(taskqueue *tq, int block, int bits)
 
 void tq_reset(taskqueue *tq)
 {
-    /* TODO: the CPU's part of the reset scheme (halo6.h). */
+    /* TODO: the CPU's part of the reset scheme (halo.h). */
     (void)tq;
 }
 

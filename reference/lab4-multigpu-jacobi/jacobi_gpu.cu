@@ -15,7 +15,7 @@
 #include <math.h>
 
 #include "cuda_check.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "timer.h"
 

@@ -12,7 +12,7 @@
 
 #include "cuda_check.h"
 #include "decomp.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "nccl_check.h"
 #include "poisson.h"
 #include "timer.h"
@@ -65,21 +65,21 @@ extern "C" int jacobi_nccl(int N, double tol, int max_iter, const double *f, dou
             jacobi_gpu3_slab(N, offset, edge_lo, edge_lo + 1, src, dst, norm2, halo);
         if (edge_hi)
             jacobi_gpu3_slab(N, offset, edge_hi, edge_hi + 1, src, dst, norm2, halo);
-        NCCL_OK(ncclGroupStart());
+        NCCL_CHECK(ncclGroupStart());
         if (part.below >= 0) { /* my plane 1 down, their top plane into my plane 0 */
-            NCCL_OK(ncclSend(dst + plane, plane, ncclDouble, part.below, world->comm, halo));
-            NCCL_OK(ncclRecv(dst, plane, ncclDouble, part.below, world->comm, halo));
+            NCCL_CHECK(ncclSend(dst + plane, plane, ncclDouble, part.below, world->comm, halo));
+            NCCL_CHECK(ncclRecv(dst, plane, ncclDouble, part.below, world->comm, halo));
         }
         if (part.above >= 0) { /* my plane count up, their bottom plane into count+1 */
-            NCCL_OK(ncclSend(dst + (size_t)count * plane, plane, ncclDouble, part.above, world->comm, halo));
-            NCCL_OK(ncclRecv(dst + (size_t)(count + 1) * plane, plane, ncclDouble, part.above, world->comm, halo));
+            NCCL_CHECK(ncclSend(dst + (size_t)count * plane, plane, ncclDouble, part.above, world->comm, halo));
+            NCCL_CHECK(ncclRecv(dst + (size_t)(count + 1) * plane, plane, ncclDouble, part.above, world->comm, halo));
         }
-        NCCL_OK(ncclGroupEnd());
+        NCCL_CHECK(ncclGroupEnd());
         jacobi_gpu3_slab(N, offset, bulk_begin, bulk_end, src, dst, norm2, bulk);
         CUDA_CHECK(cudaEventRecord(bulk_done, bulk));
         CUDA_CHECK(cudaStreamWaitEvent(halo, bulk_done, 0));
         if (norm2) {
-            NCCL_OK(ncclAllReduce(norm2, norm2, 1, ncclDouble, ncclSum, world->comm, halo));
+            NCCL_CHECK(ncclAllReduce(norm2, norm2, 1, ncclDouble, ncclSum, world->comm, halo));
             CUDA_CHECK(cudaMemcpyAsync(h_norm2 + slot, norm2, sizeof(double), cudaMemcpyDeviceToHost, halo));
             CUDA_CHECK(cudaEventRecord(norm_read[slot], halo));
         }

@@ -27,7 +27,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "timer.h"
 

@@ -11,7 +11,7 @@
 
 #include "cuda_check.h"
 #include "decomp.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "poisson.h"
 #include "timer.h"
 

@@ -1,6 +1,6 @@
 /* Lab 6, stage 3: the baseline (reference): pack, synchronise, MPI, unpack,
  * strictly one after the other. */
-#include "halo6_mpi.h"
+#include "halo_mpi.h"
 #include "mpi_check.h"
 
 int halo_post_irecvs(const halo_layer *L, halo_comm *C)

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "cuda_check.h"
-#include "halo6.h"
+#include "halo.h"
 
 /* A release store and an acquire load that the CPU's C11 atomics pair with. */
 __device__ void store_release_sys(int *p, int v)
@@ -254,7 +254,7 @@ extern "C" int halo_cuda_launch_tq(halo_layer *L, taskqueue *tq, int iteration)
                         "would hang; refused\n", L->num_blocks, L->num_threads);
         return -1;
     }
-    /* the device's words, reset before any block runs (halo6.h's scheme) */
+    /* the device's words, reset before any block runs (halo.h's scheme) */
     CUDA_CHECK(cudaMemsetAsync(tq->lock, 0xff, sizeof(int), stream)); /* -1 */
     CUDA_CHECK(cudaMemsetAsync(tq->tail, 0, sizeof(int), stream));
     Write_GPU_Read_GPU<<<grid_of(L->num_blocks), L->num_threads, 0, stream>>>(params_of(L, tq, iteration));

@@ -1,5 +1,5 @@
 /* Lab 6, stage 2: the CPU reference of pack and unpack (reference). */
-#include "halo6.h"
+#include "halo.h"
 
 void halo_pack_thread(double *send_buf, size_t n, double value, int tid, int nthreads)
 {

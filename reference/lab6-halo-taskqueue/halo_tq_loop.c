@@ -1,7 +1,7 @@
 /* Lab 6, stage 4: the taskqueue's CPU event loop (reference, thesis Fig. 3.8). */
 #include <sched.h>
 
-#include "halo6_mpi.h"
+#include "halo_mpi.h"
 #include "mpi_check.h"
 
 int halo_tq_iteration(halo_layer *L, halo_comm *C, taskqueue *tq, int iteration, int blocking)

@@ -9,7 +9,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "halo6.h"
+#include "halo.h"
 
 static _Atomic int *atomic_int_at(int *p)
 {

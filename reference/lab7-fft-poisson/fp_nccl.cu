@@ -56,13 +56,13 @@ static void transpose(pencils &W, fp_pencil from, fp_pencil to, const double *in
         fp_box part = fp_box_intersect(&W.box[from], &theirs);
         launch_copy(W, part, W.box[from], in, part, W.send + (size_t)q * block);
     }
-    NCCL_OK(ncclGroupStart());
+    NCCL_CHECK(ncclGroupStart());
     for (int q = 0; q < peers; q++) {
         int peer = across_row ? W.r * W.pc + q : q * W.pc + W.c;
-        NCCL_OK(ncclSend(W.send + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
-        NCCL_OK(ncclRecv(W.recv + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+        NCCL_CHECK(ncclSend(W.send + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+        NCCL_CHECK(ncclRecv(W.recv + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
     }
-    NCCL_OK(ncclGroupEnd());
+    NCCL_CHECK(ncclGroupEnd());
     for (int q = 0; q < peers; q++) {
         int qr = across_row ? W.r : q, qc = across_row ? q : W.c;
         fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
@@ -77,7 +77,7 @@ static void remove_mean(const pencils &W, fp_gpu *P, double *d_a, size_t cells, 
 {
     double sum;
     fp_gpu_sum(P, d_a, cells, d_sum);
-    NCCL_OK(ncclAllReduce(d_sum, d_sum, 1, ncclDouble, ncclSum, W.comm, W.stream));
+    NCCL_CHECK(ncclAllReduce(d_sum, d_sum, 1, ncclDouble, ncclSum, W.comm, W.stream));
     CUDA_CHECK(cudaMemcpyAsync(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost, W.stream));
     CUDA_CHECK(cudaStreamSynchronize(W.stream));
     fp_gpu_add(P, d_a, cells, -sum / (double)fp_cells(&W.g));
@@ -86,8 +86,8 @@ static void remove_mean(const pencils &W, fp_gpu *P, double *d_a, size_t cells, 
 extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, cudaStream_t stream, double *a)
 {
     int size, rank;
-    NCCL_OK(ncclCommCount(comm, &size));
-    NCCL_OK(ncclCommUserRank(comm, &rank));
+    NCCL_CHECK(ncclCommCount(comm, &size));
+    NCCL_CHECK(ncclCommUserRank(comm, &rank));
     if (fp_pencils_check(g, pr, pc) != 0 || size != pr * pc) {
         if (size != pr * pc)
             fprintf(stderr, "fp_solve_nccl: %d ranks for a %d x %d process grid\n", size, pr, pc);
@@ -125,7 +125,7 @@ extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, 
         remove_mean(W, P, d_a, cells, d_sum);
     /* every rank returns the worst code */
     CUDA_CHECK(cudaMemcpyAsync(d_rc, &rc, sizeof rc, cudaMemcpyHostToDevice, stream));
-    NCCL_OK(ncclAllReduce(d_rc, d_rc, 1, ncclInt32, ncclMin, comm, stream));
+    NCCL_CHECK(ncclAllReduce(d_rc, d_rc, 1, ncclInt32, ncclMin, comm, stream));
     CUDA_CHECK(cudaMemcpyAsync(&rc, d_rc, sizeof rc, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaMemcpyAsync(a, d_a, bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -33,7 +33,7 @@ class DeviceHarness(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="kit-device-harness-")
         cls.gpu3 = os.path.join(cls.dir, "lab4_gpu3")
         cls.gpu5 = os.path.join(cls.dir, "lab3_gpu5")
-        # (lab 4's jacobi4.h includes nccl.h, which CUDA's include folder holds)
+        # (lab 4's jacobi.h includes nccl.h, which CUDA's include folder holds)
         build("lab4_gpu3", "lab4-multigpu-jacobi", cls.gpu3)
         build("lab3_gpu5", "lab3-gpu-matmult", cls.gpu5)
 

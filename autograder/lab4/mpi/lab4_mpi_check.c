@@ -22,7 +22,7 @@
 #include "checker/mpi_checker.h"
 #include "cli.h"
 #include "decomp.h"
-#include "jacobi4.h"
+#include "jacobi.h"
 #include "mpi_check.h"
 #include "poisson.h"
 

@@ -31,7 +31,7 @@
 
 #include "../lab6_table.h"
 #include "checker/mpi_checker.h"
-#include "halo6_mpi.h"
+#include "halo_mpi.h"
 #include "halo_mpi_log.h"
 #include "mpi_check.h"
 
@@ -57,7 +57,7 @@ static void fail(const char *fmt, ...)
     fflush(stdout);
 }
 
-/* The partner of rank for block b, written from the definitions in halo6.h
+/* The partner of rank for block b, written from the definitions in halo.h
  * (sending: whom rank sends to; else whom it receives from). */
 static int expected_partner(halo_pattern p, int b, int sending)
 {

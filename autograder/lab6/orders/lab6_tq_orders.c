@@ -1,4 +1,4 @@
-/* Lab 6: the memory orders halo6.h's taskqueue contract names, checked in
+/* Lab 6: the memory orders halo.h's taskqueue contract names, checked in
  * the student's taskqueue.c as written (tq_order_probe.h logs every C11
  * atomic it makes). Run by the suite through ag_run_program; one thread
  * calls each function on one path and the log of that call is read:
@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "checker/completion.h"
-#include "halo6.h"
+#include "halo.h"
 #include "tq_order_probe.h"
 
 #define MAX_EVENTS 4096

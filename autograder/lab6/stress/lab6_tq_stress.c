@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "checker/completion.h"
-#include "halo6.h"
+#include "halo.h"
 
 #define ROUND_LIMIT_S 2.0
 

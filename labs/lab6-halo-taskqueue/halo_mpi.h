@@ -3,12 +3,12 @@
  * One MPI process per GPU; only the main thread calls MPI
  * (MPI_THREAD_FUNNELED is enough). Every MPI call's return code is checked
  * (common/mpi_check.h). */
-#ifndef HALO6_MPI_H
-#define HALO6_MPI_H
+#ifndef LAB6_HALO_MPI_H
+#define LAB6_HALO_MPI_H
 
 #include <mpi.h>
 
-#include "halo6.h"
+#include "halo.h"
 
 /* The requests of one iteration: receive b and send b belong to block b. */
 typedef struct {

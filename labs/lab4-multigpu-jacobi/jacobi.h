@@ -10,8 +10,8 @@
  * so that the results equal the CPU reference bit for bit. u_old is scratch
  * on return. A solver that cannot run (no GPU, bad N) prints why and returns
  * -1. */
-#ifndef LAB4_JACOBI4_H
-#define LAB4_JACOBI4_H
+#ifndef LAB4_JACOBI_H
+#define LAB4_JACOBI_H
 
 #include "nccl/nccl_world.h"
 

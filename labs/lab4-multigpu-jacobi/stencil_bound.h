@@ -1,4 +1,4 @@
-/* Lab 4's stencil-shaped copy (given; lab4_bound.cu): the bound that
+/* Lab 4's stencil-shaped copy (given; stencil_bound.cu): the bound that
  * lab4_bench puts beside the copy bandwidth.
  *
  * A Jacobi sweep cannot move its 16 bytes per point the way cudaMemcpy
@@ -10,8 +10,8 @@
  * with no radiator test, no division and no norm. What it reaches is what
  * the memory system gives a stencil of this layout; a Jacobi kernel can
  * approach it, not pass it by much. */
-#ifndef LAB4_BOUND_H
-#define LAB4_BOUND_H
+#ifndef LAB4_STENCIL_BOUND_H
+#define LAB4_STENCIL_BOUND_H
 
 #include <cuda_runtime.h>
 

@@ -8,12 +8,12 @@
  * its own partner.
  *
  * This header has no MPI in it, so that nvcc compiles the CUDA file without
- * MPI's flags; halo6_mpi.h adds the MPI side. Everything marked "student"
+ * MPI's flags; halo_mpi.h adds the MPI side. Everything marked "student"
  * is written by you, in the file named; everything else is given.
  *
  * Sizes are size_t, counts of doubles unless said otherwise. */
-#ifndef HALO6_H
-#define HALO6_H
+#ifndef LAB6_HALO_H
+#define LAB6_HALO_H
 
 #include <stddef.h>
 
