@@ -72,7 +72,7 @@ bench:
 DEMO_IMPL = $(or $(IMPL),$(if $(STUDENT_COPY),skeleton,reference))
 demo:
 	$(require_lab)
-	@grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
+	@test -f $(wildcard labs/lab$(LAB)-*)/demo.sh || grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
 	@$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo
 
 grade:

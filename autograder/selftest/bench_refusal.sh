@@ -15,8 +15,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=build/selftest/bench${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 GPUS=$(selftest_gpu_count)
 
 # One line per lab: the lab, where its benchmark runs (cpu: anywhere; gpu:

@@ -15,13 +15,9 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=$(pwd)/build/selftest/classpage
-rm -rf "$OUT"
-mkdir -p "$OUT/class"
+fresh_dir "$OUT" class
 T0=$(date +%s)
-if ! probe=$(autograder/sandbox/run --probe 2>&1); then
-    skip "class page: the sandbox cannot run here, so no class is graded: $probe"
-    exit 0
-fi
+sandbox_runs "class page: the sandbox cannot run here, so no class is graded" || exit 0
 
 # ---- the class: 7 lab 1 submissions ----
 datasets/lab1-submissions/generate "$OUT/generated" >"$OUT/generate.log" 2>&1 ||

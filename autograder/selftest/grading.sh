@@ -13,15 +13,11 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=build/selftest/grading
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 KIT=$(pwd)
 
-if ! probe=$(autograder/sandbox/run --probe 2>&1); then
-    skip "grading: the sandbox cannot run here, so hostile submissions are not graded: $probe"
-    exit 0
-fi
-pass "sandbox: $probe"
+sandbox_runs "grading: the sandbox cannot run here, so hostile submissions are not graded" || exit 0
+pass "sandbox: $SANDBOX_PROBE"
 
 datasets/lab1-submissions/generate "$OUT/class" >"$OUT/generate.log" 2>&1 || { fail "the submission generator failed (see $OUT/generate.log)"; exit 0; }
 n=$(($(wc -l <"$OUT/class/expected.csv") - 1))

@@ -17,12 +17,8 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=build/selftest/grading-labs
-rm -rf "$OUT"
-mkdir -p "$OUT"
-if ! probe=$(autograder/sandbox/run --probe 2>&1); then
-    skip "grading of labs 3 and 5: the sandbox cannot run here ($probe)"
-    exit 0
-fi
+fresh_dir "$OUT"
+sandbox_runs "grading of labs 3 and 5: the sandbox cannot run here" || exit 0
 GPUS=$(selftest_gpu_count)
 
 # class LAB "MUTANT...": reference, skeleton and the reference with each

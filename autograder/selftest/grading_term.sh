@@ -16,12 +16,8 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=build/selftest/grading_term
-rm -rf "$OUT"
-mkdir -p "$OUT"
-if ! probe=$(autograder/sandbox/run --probe 2>&1); then
-    skip "grading term: the sandbox cannot run here: $probe"
-    exit 0
-fi
+fresh_dir "$OUT"
+sandbox_runs "grading term: the sandbox cannot run here" || exit 0
 REF1=reference/lab1-matmult/matmult.c
 SKEL1=labs/lab1-matmult/matmult.c
 

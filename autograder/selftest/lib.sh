@@ -12,6 +12,23 @@ skip() { echo "skip    $*"; SELFTEST_SKIPPED=$((SELFTEST_SKIPPED + 1)); }
 # below A B: is the number A strictly less than B?
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
+# fresh_dir DIR [SUB...]: DIR emptied, with empty subfolders SUB (a suite's
+# scratch folder, remade each run).
+fresh_dir() {
+    local dir=$1
+    shift
+    rm -rf "$dir" && mkdir -p "$dir" "${@/#/$dir/}"
+}
+
+# sandbox_runs WHAT: whether the grading sandbox runs here (its probe's
+# words in SANDBOX_PROBE); if not, a skip line "WHAT: the probe's reason",
+# and the suite ends (exit 0) by its caller.
+sandbox_runs() {
+    SANDBOX_PROBE=$(autograder/sandbox/run --probe 2>&1) && return 0
+    skip "$1: $SANDBOX_PROBE"
+    return 1
+}
+
 skipped_note() { grep -q 'points skipped' "$1" && echo "; GPU tests skipped"; }
 
 # The kit's one count of GPUs (KIT_GPU_COUNT, else nvidia-smi's list).

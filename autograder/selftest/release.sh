@@ -11,8 +11,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=$(pwd)/build/selftest/release
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 COPY=$OUT/kit-student
 
 t0=$(date +%s)

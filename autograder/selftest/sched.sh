@@ -17,8 +17,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . autograder/selftest/lib.sh
 
 OUT=$(pwd)/build/selftest/sched
-rm -rf "$OUT"
-mkdir -p "$OUT/bin"
+fresh_dir "$OUT" bin
 T0=$(date +%s)
 BUILD=(BUILD="$OUT/lab1" KIT_BUILD="$OUT/kit1")
 make --no-print-directory -f common/mk/lab.mk LAB=1 IMPL=reference "${BUILD[@]}" all >"$OUT/build.log" 2>&1 ||

@@ -19,8 +19,7 @@ cd "$(dirname "$0")/../.." || exit 2
 
 OUT=build/selftest/similarity
 HERE=autograder/selftest/similarity
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 
 if ! command -v sim_c >/dev/null; then
     skip "similarity: sim_c is missing (Debian's similarity-tester: make deps)"

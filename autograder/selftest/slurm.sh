@@ -16,8 +16,7 @@ cd "$(dirname "$0")/../.." || exit 2
 OUT=$(pwd)/build/selftest/slurm
 T0=$(date +%s)
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 
 # ---- the cluster ----
 # shellcheck source=autograder/selftest/slurm_cluster.sh

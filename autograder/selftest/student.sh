@@ -21,8 +21,7 @@ KIT=$(pwd)
 . autograder/selftest/lib.sh
 
 OUT=$KIT/build/selftest/student
-rm -rf "$OUT"
-mkdir -p "$OUT"
+fresh_dir "$OUT"
 COPY=$OUT/kit-student
 if ! make --no-print-directory release OUT="$COPY" >"$OUT/release.log" 2>&1; then
     fail "make release failed (see $OUT/release.log)"
@@ -135,7 +134,7 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     else
         fail "lab $lab finished: make check fails (see $log-done-check.log)"
     fi
-    if grep -q '^demo:' "$COPY/$dir/lab.mk"; then
+    if [ -f "$COPY/$dir/demo.sh" ] || grep -q '^demo:' "$COPY/$dir/lab.mk"; then
         in_copy "$log-demo.log" make --no-print-directory demo LAB="$lab" &&
             pass "lab $lab: make demo runs the student's code: $(tail -n 1 "$log-demo.log")" ||
             fail "lab $lab: make demo fails (see $log-demo.log)"

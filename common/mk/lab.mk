@@ -191,4 +191,15 @@ check:
 	@$(CHECK_CALLS)
 	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) AG_CALLS_CONF=$(CALLS_CONF) $(STUDENT_CHECK_ENV) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
 
+# make bench runs the lab's bench.sh; make demo its demo.sh, where it has
+# one (a lab.mk may write a demo recipe of its own instead: lab 1's).
+.PHONY: bench
+bench:
+	$(LAB_DIR)/bench.sh
+ifneq ($(wildcard $(LAB_DIR)/demo.sh),)
+.PHONY: demo
+demo:
+	$(LAB_DIR)/demo.sh
+endif
+
 -include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)

@@ -7,10 +7,6 @@ LAB_LDLIBS    := -lopenblas
 # (common/mk/lab.mk): a read past A, B or C fails the test that made it.
 SANITIZE      := address,undefined
 
-.PHONY: bench
-bench:
-	$(LAB_DIR)/bench.sh
-
 # The lecture demo: the reference's variants side by side at one size, one
 # core, against OpenBLAS (DEMO_N to change the size). bench.sh explains the
 # OPENBLAS_CORETYPE fallback for CPUs that Debian's OpenBLAS does not know.

@@ -12,9 +12,3 @@ CHECK_ENV     := OMP_WAIT_POLICY=passive
 # The tests link poisson.c and mandel.c built with AddressSanitizer and UBSan
 # as well (common/mk/lab.mk): a read past a grid fails the test that made it.
 SANITIZE      := address,undefined
-
-.PHONY: bench demo
-bench:
-	$(LAB_DIR)/bench.sh
-demo:
-	$(LAB_DIR)/demo.sh

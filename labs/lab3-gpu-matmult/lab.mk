@@ -7,7 +7,3 @@ LAB_KIT_SRCS  := $(LAB_DIR)/matmult_gpu_host.c
 # The driver and the tests are C and call the CUDA runtime's C API.
 LAB_CFLAGS    := -I$(CUDA_HOME)/include
 LAB_LDLIBS    := -lcublas $(CUDA_LIBS) -lopenblas
-
-.PHONY: bench
-bench:
-	$(LAB_DIR)/bench.sh

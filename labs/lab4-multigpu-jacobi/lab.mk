@@ -88,10 +88,3 @@ $(BUILD)/test_lab$(LAB): | $(OFFLOAD_LIB)
 
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) NCCL_NVLS_ENABLE=0
-
-.PHONY: bench demo
-bench:
-	$(LAB_DIR)/bench.sh
-
-demo:
-	$(LAB_DIR)/demo.sh

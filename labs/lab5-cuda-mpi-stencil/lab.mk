@@ -25,10 +25,3 @@ LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS)
 # The MPI tests start several ranks on a 2-core machine: one OpenMP thread
 # each, and polite waiting.
 CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=1
-
-.PHONY: bench demo
-bench:
-	$(LAB_DIR)/bench.sh
-
-demo:
-	$(LAB_DIR)/demo.sh

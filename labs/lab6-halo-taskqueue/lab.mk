@@ -38,7 +38,3 @@ $(TSAN_BIN): $(TSAN_BIN).bin
 	    'if setarch "$$(uname -m)" -R true 2>/dev/null; then exec setarch "$$(uname -m)" -R "$$bin" "$$@"; fi' \
 	    'exec "$$bin" "$$@"' >$@
 	chmod +x $@
-
-.PHONY: bench
-bench:
-	$(LAB_DIR)/bench.sh

@@ -21,10 +21,3 @@ LAB_LD      = $(CC) -fopenmp
 # visible with more than one.
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=2 NCCL_NVLS_ENABLE=0
-
-.PHONY: bench demo
-bench:
-	$(LAB_DIR)/bench.sh
-
-demo:
-	$(LAB_DIR)/demo.sh

@@ -2,7 +2,3 @@
 STUDENT_FILES := axpy.c
 DRIVERS       := axpy_bench
 axpy_bench_SRCS := $(LAB_DIR)/axpy_bench.c
-
-.PHONY: bench
-bench:
-	$(LAB_DIR)/bench.sh
