@@ -1,8 +1,8 @@
 """The command line of autograder/grade: its options, and the choice between
 grading here (batch) and on a Slurm cluster (slurm). The imports run one
-way: command uses slurm and batch, slurm uses batch, and all of them the
-records (records.py) and the class folder (unpack.py), which use none of
-them."""
+way: command uses slurm and batch, slurm uses batch; batch and slurm keep
+the resume records through records.py, and command and slurm list the
+class with unpack.py, neither of which imports any of them back."""
 import argparse
 import os
 import signal
