@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import calls, current, perf, perf_feedback, repeat, term
+from . import calls, current, perf, perf_feedback, records, repeat, term
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
@@ -24,9 +24,9 @@ from .report import feedback, gradescope_json
 from .results import apply_call_rules, read_results
 from .review import review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
-from .unpack import collect, refused, submissions
+from .unpack import collect
 from .util import (STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
-                   Problem, Running, fingerprint, write_atomic)
+                   Problem, Running, write_atomic)
 from .watch import ResultsWatch
 
 
@@ -44,8 +44,8 @@ class Grader:
         if Running.stopping.is_set():
             raise Interrupted()
         final = os.path.join(self.out, "students", sid)
-        why_not, fp = entry_fingerprint(self.args, src)
-        old, why = (None, "--force") if self.args.force else record_of(self.out, sid, fp, self.parts)
+        why_not, fp = records.fingerprint(self.args.submissions, src)
+        old, why = (None, "--force") if self.args.force else records.current_record(self.out, sid, fp, self.parts)
         if old:
             return old, True
         slot = self.slots.get()
@@ -210,43 +210,7 @@ class Grader:
             final, tests, f"Lab {self.lab.num}: {result['student']} beside the reference, timed together")
         write_atomic(os.path.join(final, "results.json"), json.dumps(gradescope_json(result, log), indent=1))
         write_atomic(os.path.join(final, "feedback.txt"), feedback(result, log, self.lab.num, self.lab.name))
-        write_atomic(os.path.join(final, "grade.json"), json.dumps(result, indent=1))
-
-
-def entry_fingerprint(args, src):
-    """(why the class entry is refused or None, its fingerprint: what its
-    record holds, so that a second run, or a Slurm task, grades only what is
-    new or changed)."""
-    why_not = refused(args.submissions, src)
-    return why_not, "refused: " + why_not if why_not else fingerprint(src)
-
-
-def record_of(out, sid, fp, parts=None):
-    """(sid's grade.json, None) if it is current: it grades the submission
-    whose fingerprint is fp, with the tests, points, options and host of
-    parts (current.parts); (None, why it is graded now) otherwise."""
-    try:
-        with open(os.path.join(out, "students", sid, "grade.json")) as f:
-            old = json.load(f)
-    except (OSError, ValueError):
-        return None, "new"
-    if old.get("fingerprint") != fp:
-        return None, "its files changed"
-    if parts is not None:
-        what = current.changed(old.get("grading"), parts)
-        if what:
-            return None, "changed: " + ", ".join(what)
-    return old, None
-
-
-def class_entries(args):
-    """{student id: path} of the entries to grade (--only: those)."""
-    subs = submissions(args.submissions)
-    if args.only:
-        keep = set(args.only.split(","))
-        subs = {k: v for k, v in subs.items() if k in keep}
-    # Not abspath of the entry: one that is a link must stay one to be refused.
-    return {sid: os.path.join(os.path.abspath(args.submissions), os.path.basename(p)) for sid, p in subs.items()}
+        records.write(self.out, result["student"], result)
 
 
 def grade_here(args, out, subs, work=None):
@@ -340,36 +304,31 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
             lab = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"grade: {out}/lab.json: {e}: no run got as far as building the reference (see its log)")
-    records, gone = [], []
-    for sid in sorted(os.listdir(os.path.join(out, "students"))):
-        try:
-            with open(os.path.join(out, "students", sid, "grade.json")) as f:
-                r = json.load(f)
-        except (OSError, ValueError):
-            continue
+    kept, gone = [], []
+    for sid, r in records.load_all(out):
         if present is not None and sid not in present:
             gone.append(sid)
             continue
-        records.append(r)
+        kept.append(r)
     the_term = term.load(out)
     for sid, info in sorted(the_term.get("students", {}).items()):
-        if info.get("no_submission") and not any(r["student"] == sid for r in records):
-            records.append({"student": sid, "status": "no submission", "total": 0, "max_score": lab["max_points"],
-                            "tests": [], "flags": "in the roster, nothing handed in"})
-    records.sort(key=lambda r: r["student"])
+        if info.get("no_submission") and not any(r["student"] == sid for r in kept):
+            kept.append({"student": sid, "status": "no submission", "total": 0, "max_score": lab["max_points"],
+                         "tests": [], "flags": "in the roster, nothing handed in"})
+    kept.sort(key=lambda r: r["student"])
     if gone:
         print(f"grade: {len(gone)} record(s) of students no longer in the class left out of the gradebook: "
               f"{', '.join(gone)} (still in {out}/students)", file=sys.stderr)
-    write_gradebook(out, lab["columns"], records, term.finals(the_term, records) if term.active(the_term) else None)
-    text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], records,
+    write_gradebook(out, lab["columns"], kept, term.finals(the_term, kept) if term.active(the_term) else None)
+    text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], kept,
                            gpu_points=lab.get("gpu_points", 0))
-    page = write_class_page(out, leaderboard, records=records)
+    page = write_class_page(out, leaderboard, records=kept)
     by_status = {}
-    for r in records:
+    for r in kept:
         by_status[r["status"]] = by_status.get(r["status"], 0) + 1
-    totals = [r["total"] for r in records]
+    totals = [r["total"] for r in kept]
     print(f"\nGraded {fresh} now ({already} already graded) in {time.time() - t0:.0f} s; "
-          f"the gradebook holds {len(records)}:", file=sys.stderr)
+          f"the gradebook holds {len(kept)}:", file=sys.stderr)
     print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "

@@ -13,6 +13,7 @@ import os
 import statistics
 
 from .charts import bars_png
+from .records import load_all
 from .util import write_atomic
 
 PAGE = "class.html"
@@ -24,15 +25,7 @@ PAIRS = 15          # similarity pairs shown (the report has them all)
 def load(out):
     with open(os.path.join(out, "lab.json")) as f:
         lab = json.load(f)
-    records = []
-    folder = os.path.join(out, "students")
-    for sid in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        try:
-            with open(os.path.join(folder, sid, "grade.json")) as f:
-                records.append(json.load(f))
-        except (OSError, ValueError):
-            pass
-    return lab, records
+    return lab, [r for _, r in load_all(out)]
 
 
 def first_line(output):

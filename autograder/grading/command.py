@@ -1,7 +1,8 @@
 """The command line of autograder/grade: its options, and the choice between
-grading here (batch) and on a Slurm cluster (slurm). Kept apart from batch,
-which slurm's array tasks call back into, so that the two do not import
-each other."""
+grading here (batch) and on a Slurm cluster (slurm). The imports run one
+way: command uses slurm and batch, slurm uses batch; batch and slurm keep
+the resume records through records.py, and command and slurm list the
+class with unpack.py, neither of which imports any of them back."""
 import argparse
 import os
 import signal
@@ -9,9 +10,9 @@ import sys
 import time
 
 from . import lms, slurm, term
-from .batch import class_entries, grade_here, merge
+from .batch import grade_here, merge
 from .sandbox import UID_BLOCK
-from .unpack import submissions
+from .unpack import class_entries, submissions
 from .util import KIT, Interrupted, Running, make_var
 
 
@@ -123,7 +124,7 @@ def main(doc, argv=None):
     if args.slurm_task:
         sys.exit(slurm.task(args, out))
     t0 = time.time()
-    subs = class_entries(args)
+    subs = class_entries(args.submissions, args.only)
     if not subs and not args.only:
         sys.exit(no_submissions(args.submissions, args.lab))
     stop_on_signals()

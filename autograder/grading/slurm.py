@@ -31,7 +31,8 @@ import tempfile
 import threading
 import time
 
-from . import batch
+from . import batch, records
+from .unpack import class_entries
 from .util import KIT, write_atomic
 
 PER_TASK = 8                # submissions per array task by default (each task builds the reference once)
@@ -79,33 +80,12 @@ def sbatch_command(args, out, share_file, tasks):
     return cmd + shlex.split(args.slurm_opts) + ["--wrap", shlex.join(task_command(args, out, share_file))]
 
 
-def fingerprints(args, entries):
-    """{student id: the fingerprint a record of its submission as it is now holds}"""
-    return {sid: batch.entry_fingerprint(args, src)[1] for sid, src in entries.items()}
-
-
-def graded_now(out, fps, sid, before=None):
-    """Has sid a record of its submission as it is now (with --force: one
-    other than `before`, its record when the run began)?"""
-    return batch.record_of(out, sid, fps[sid])[0] is not None and (before is None or stamp(out, sid) != before[sid])
-
-
-def stamp(out, sid):
-    """Which grade.json is there: a new one (renamed over it) is another
-    file. (Not its time: the nodes' clocks and the login node's may differ.)"""
-    try:
-        st = os.stat(os.path.join(out, "students", sid, "grade.json"))
-        return st.st_ino, st.st_mtime_ns
-    except OSError:
-        return None
-
-
 def submit(args, out):
-    entries = batch.class_entries(args)
+    entries = class_entries(args.submissions, args.only)
     t0 = time.time()
-    fps = fingerprints(args, entries)
-    pending = sorted(sid for sid in entries if args.force or not graded_now(out, fps, sid))
-    before = {sid: stamp(out, sid) for sid in pending} if args.force else None
+    fps = records.fingerprints(args.submissions, entries)
+    pending = sorted(sid for sid in entries if args.force or not records.graded_now(out, fps, sid))
+    before = {sid: records.stamp(out, sid) for sid in pending} if args.force else None
     if pending:
         if not shutil.which("sbatch"):
             sys.exit("grade: --slurm: no sbatch here (run it on the cluster's login node)")
@@ -124,14 +104,14 @@ def submit(args, out):
               f"of {tasks} task(s), logs in {out}/slurm/{jobid}_*.log; waiting for it (Ctrl-C stops the waiting, "
               f"not the job: run the same command again to merge)", file=sys.stderr, flush=True)
         try:
-            wait(jobid, lambda: sum(graded_now(out, fps, sid, before) for sid in pending), len(pending))
+            wait(jobid, lambda: sum(records.graded_now(out, fps, sid, before) for sid in pending), len(pending))
         except KeyboardInterrupt:
             sys.exit(f"\ngrade: the array {jobid} goes on (scancel {jobid} stops it); run the same command "
                      "again when it is over to merge its results")
     else:
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
-    missing = [sid for sid in pending if not graded_now(out, fps, sid, before)]
+    missing = [sid for sid in pending if not records.graded_now(out, fps, sid, before)]
     batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0,
                 leaderboard=not args.no_leaderboard)
     if missing:
@@ -171,7 +151,7 @@ def task(args, out):
     with open(args.slurm_task) as f:
         pending = f.read().split()
     index, count = int(os.environ["SLURM_ARRAY_TASK_ID"]), int(os.environ["SLURM_ARRAY_TASK_COUNT"])
-    entries = batch.class_entries(args)
+    entries = class_entries(args.submissions, args.only)
     mine = {sid: entries[sid] for sid in share(pending, index, count) if sid in entries}
     work = tempfile.mkdtemp(prefix=f"kit-grade-lab{args.lab}-{os.environ.get('SLURM_JOB_ID', '')}-")
     args.stopping = threading.Event()
@@ -189,10 +169,10 @@ def task(args, out):
     signal.signal(signal.SIGTERM, killed)
     print(f"grade: Slurm task {index} of {count} on {os.uname().nodename}: {len(mine)} submission(s)",
           file=sys.stderr, flush=True)
-    before = {sid: stamp(out, sid) for sid in mine} if args.force else None
+    before = {sid: records.stamp(out, sid) for sid in mine} if args.force else None
     batch.grade_here(args, out, mine, work)
-    fps = fingerprints(args, mine)
-    missing = [sid for sid in mine if not graded_now(out, fps, sid, before)]
+    fps = records.fingerprints(args.submissions, mine)
+    missing = [sid for sid in mine if not records.graded_now(out, fps, sid, before)]
     if missing:
         print(f"grade: no result for {', '.join(missing)}", file=sys.stderr)
     return 1 if missing else 0

@@ -37,6 +37,17 @@ def submissions(folder):
     return out
 
 
+def class_entries(folder, only=None):
+    """{student id: absolute path} of the entries to grade (only: a
+    comma-separated list of ids, --only: those)."""
+    subs = submissions(folder)
+    if only:
+        keep = set(only.split(","))
+        subs = {k: v for k, v in subs.items() if k in keep}
+    # Not abspath of the entry: one that is a link must stay one to be refused.
+    return {sid: os.path.join(os.path.abspath(folder), os.path.basename(p)) for sid, p in subs.items()}
+
+
 def refused(folder, path):
     """Why an entry of the class folder is not graded, or None: a link (to
     the kit's reference, say, which would then be graded as the student's

@@ -15,6 +15,8 @@ cd "$(dirname "$0")/../.." || exit 2
 OUT=build/selftest/grading
 fresh_dir "$OUT"
 KIT=$(pwd)
+# The checks on the grader's output: grading/selftest_grading.py.
+checks() { PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.selftest_grading "$@"; }
 
 sandbox_runs "grading: the sandbox cannot run here, so hostile submissions are not graded" || exit 0
 pass "sandbox: $SANDBOX_PROBE"
@@ -59,10 +61,7 @@ fi
 # The lab's own points: its tests' (the reference build's --list) and its
 # performance points (autograder/perf/perf.conf), never numbers written here.
 TESTS_MAX=$("$WORK/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
-read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -c '
-from grading.perf import perf_config
-(p,) = [p for p in perf_config(1) if p.name == "blk"]
-print(f"{p.points:g} {p.full_at:g} {p.zero_at:g}")')
+read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(checks perf-points 1 blk)
 if [ -n "$TESTS_MAX" ] && [ -n "${PERF_POINTS:-}" ]; then
     pass "lab 1's points: $TESTS_MAX in its tests, $PERF_POINTS for performance (perf_blk: full up to $PERF_FULL_AT x, none from $PERF_ZERO_AT x)"
 else
@@ -72,48 +71,7 @@ fi
 
 # Every expected status and score. Expected scores come from the lost tests
 # named in expected.csv and the points of the suite's test list.
-python3 - "$OUT/grades/gradebook.csv" "$OUT/class/expected.csv" <<'PY'
-import csv, sys
-book = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
-rows = list(csv.DictReader(open(sys.argv[2])))
-tests = [k for k in next(iter(book.values())) if k not in ("student", "status", "total", "max", "review")]
-ref = book["c01_reference"]
-points = {t: float(ref[t]) for t in tests}
-full = sum(points.values())
-if float(ref["total"]) != full or float(ref["max"]) != full:
-    print(f"FAILED  the reference scores {ref['total']}/{ref['max']}, not every point of the tests ({full:g})")
-for e in rows:
-    g = book.get(e["student"])
-    if g is None:
-        print(f"FAILED  {e['student']}: no row in the gradebook")
-        continue
-    lost = set(tests) if e["lost"] == "all" else set(filter(None, e["lost"].split(";")))
-    maybe = set(filter(None, e["maybe"].split(";")))
-    unknown = (lost | maybe) - set(tests)
-    # "rejected|graded": either outcome is right (a race the sandbox may win
-    # before the attack starts); graded, the honest score must stand.
-    allowed = e["status"].split("|")
-    graded = g["status"] == "graded"
-    want = full - sum(points[t] for t in lost & set(tests)) if graded else 0.0
-    maybe_points = sum(points[t] for t in maybe & set(tests) if g.get(t) in ("", "0")) if graded else 0.0
-    scored = {t for t in tests if g[t] not in ("", "0")}
-    problems = []
-    if unknown:
-        problems.append(f"expected.csv names tests the suite lacks: {sorted(unknown)}")
-    if g["status"] not in allowed:
-        problems.append(f"status '{g['status']}', expected '{e['status']}'")
-    if float(g["total"]) != want - maybe_points:
-        problems.append(f"total {g['total']}, expected {want:g}" + (f" less what it lost of {sorted(maybe)}" if maybe else ""))
-    if scored & lost:
-        problems.append(f"scored in tests it should lose: {sorted(scored & lost)}")
-    if graded and "graded" in allowed and (set(tests) - lost - maybe) - scored:
-        problems.append(f"lost tests it should pass: {sorted((set(tests) - lost - maybe) - scored)}")
-    what = f"{e['student']}: {g['status']}, {g['total']}/{g['max']} ({e['why']})"
-    print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
-extra = set(book) - {e["student"] for e in rows}
-if extra:
-    print(f"FAILED  the gradebook has rows for no submission: {sorted(extra)}")
-PY
+checks gradebook "$OUT/grades/gradebook.csv" "$OUT/class/expected.csv"
 
 # Containment: nothing written outside, nothing left running, output capped.
 escaped=$(find "$KIT" "$OUT" /root -maxdepth 3 -name 'ESCAPED_h05' 2>/dev/null | head -3)
@@ -145,14 +103,7 @@ grep -q 'Hidden tests: not visible here' "$WORK/kit/autograder/lab1/hidden_lab1.
 # The sandbox's holes that were, closed: a class entry that is a link is
 # refused with the reason in the gradebook; the call rules fail a function's
 # tests with a message that says why.
-python3 - "$OUT/grades/gradebook.csv" <<'PY'
-import csv, sys
-book = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
-r = book.get("h22_link_to_reference", {})
-ok = r.get("status") == "rejected" and "symbolic link" in r.get("review", "")
-print(("ok      " if ok else "FAILED  ") + "h22: a class entry that links to the kit's reference is refused, the reason in "
-      f"the review column ('{r.get('review', '')[:60]}...')")
-PY
+checks link-refused "$OUT/grades/gradebook.csv"
 if grep -q 'matmult_nat calls cblas_dgemm.*reserves for matmult_lib' "$OUT/grades/students/m20_calls_nat_cblas/feedback.txt" &&
     grep -q 'matmult_blk calls cblas_dgemm (through matmult_lib)' "$OUT/grades/students/m21_calls_blk_calls_lib/feedback.txt"; then
     pass "the call rules fail the tests of a function that calls BLAS, directly or through matmult_lib, and say so"
@@ -173,23 +124,7 @@ if grep -q 'expected .*, got' "$OUT/grades/students/m11_nat_transposed_b/feedbac
 else
     fail "feedback of m11_nat_transposed_b lacks the failure messages"
 fi
-python3 - "$OUT/grades/students" <<'PY'
-import json, os, sys
-root, bad, n = sys.argv[1], [], 0
-for sid in sorted(os.listdir(root)):
-    n += 1
-    try:
-        d = json.load(open(os.path.join(root, sid, "results.json")))
-        assert isinstance(d["score"], (int, float)) and isinstance(d["tests"], list) and "output" in d
-        assert abs(d["score"] - sum(t["score"] for t in d["tests"])) < 1e-9
-        for t in d["tests"]:
-            assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(t)
-            assert t["visibility"] == ("after_due_date" if t["name"].startswith("hidden_") else "visible")
-    except Exception as e:
-        bad.append(f"{sid} ({type(e).__name__} {e})")
-print(f"FAILED  results.json not in Gradescope's schema: {bad}" if bad else
-      f"ok      {n} results.json in Gradescope's schema (score = sum of tests; hidden tests after the due date)")
-PY
+checks schema "$OUT/grades/students"
 # The picture needs gnuplot (the GPU hosts have none); the table does not.
 if command -v gnuplot >/dev/null; then
     [ -s "$OUT/grades/histogram.png" ] && grep -q "Totals of $n submissions" "$OUT/grades/histogram.txt" &&
@@ -243,44 +178,7 @@ mkdir -p "$OUT/perf/s_blk_skips_large"
 sed '/^void matmult_blk(/{n;s/^{$/{\n    if ((long)n * k > 100000) return;/}' \
     reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
 autograder/grade -j 1 --wall 120 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
-python3 - "$OUT/perf-grades/students" "$TESTS_MAX" "$PERF_POINTS" "$PERF_FULL_AT" "$PERF_ZERO_AT" <<'PY'
-import json, os, sys
-root, tests_max, points, full_at, zero_at = sys.argv[1], *map(float, sys.argv[2:])
-
-def perf(sid):
-    try:
-        d = json.load(open(os.path.join(root, sid, "results.json")))
-    except (OSError, ValueError) as e:
-        return None, None, f"no results ({e})"
-    t = next((t for t in d["tests"] if t["name"] == "perf_blk"), None)
-    return d, t, t["output"] if t else "no perf_blk entry"
-
-sys.path.insert(0, "autograder")
-from grading.perf import perf_config  # the grader's own formula, not a copy
-(blk,) = [p for p in perf_config(1) if p.name == "blk"]
-formula = blk.score
-
-def check(ok, what, out):
-    print(("ok      " if ok else "FAILED  ") + f"performance: {what}" + ("" if ok else f" ({out})"))
-
-d, t, out = perf("c01_reference")
-check(t and t["score"] == points and d["score"] == tests_max + points,
-      f"the reference gets all {points:g} points against itself ({tests_max + points:g}/{tests_max + points:g})", out)
-d, t, out = perf("s_blk_times_4")
-ratio = t.get("extra_data", {}).get("ratio", 0) if t else 0
-check(t and 2.5 <= ratio <= 7.0 and t["score"] == formula(ratio) and t["score"] < points,
-      f"a matmult_blk doing the product 4 times measures {ratio:.2f} x and gets {t and t['score']} of {points:g}, "
-      f"the formula's value for that ratio", out)
-d, t, out = perf("s_blk_times_20")
-check(t and t["score"] == 0.0 and "at least 10" in t["output"] and d["score"] == tests_max,
-      f"a matmult_blk doing it 20 times gets no performance points (past {zero_at:g} x), all its tests' points", out)
-d, t, out = perf("s_blk_skips_large")
-check(t and t["score"] == 0.0 and "result was wrong" in t["output"] and d["score"] == tests_max,
-      "a matmult_blk that skips large products passes every test but its timed result is refused: no performance points", out)
-d, t, out = perf("r_fails_required_test")
-check(t and t["score"] == 0.0 and t["output"].startswith("SKIP: performance counts only for correct code"),
-      "a matmult_blk failing a test that perf.conf requires is not timed", out)
-PY
+checks perf "$OUT/perf-grades/students" "$TESTS_MAX"
 grep -q "for 256 [0-9]* [0-9]* 256;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
     pass "performance: lab 1 is timed beyond this host's last-level cache ($(grep -o -m1 'for 256 [0-9]* [0-9]* 256' "$OUT/perf-grades/students/c01_reference/feedback.txt"))" ||
     fail "performance: lab 1's timed size is not the one perf.conf asks for"
@@ -312,17 +210,7 @@ gs() { # submission-file expected-score what
     mkdir -p "$root/submission"
     cp "$1" "$root/submission/matmult.c"
     AUTOGRADER_ROOT=$root KIT_DIR=$KIT LAB=1 GRADE_ARGS=--no-perf autograder/gradescope/run_autograder >"$root/log" 2>&1
-    python3 - "$root/results/results.json" "$2" "$3" <<'PY'
-import json, sys
-path, want, what = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-try:
-    d = json.load(open(path))
-except Exception as e:
-    print(f"FAILED  gradescope run_autograder ({what}): no valid results.json ({e})"); sys.exit()
-ok = d["score"] == want and (what != "build-fails" or "error:" in d["output"])
-print(("ok      " if ok else "FAILED  ") + f"gradescope run_autograder ({what}): results.json with score {d['score']:g}"
-      + (", the compiler's errors in its output" if what == "build-fails" else ""))
-PY
+    checks gradescope "$root/results/results.json" "$2" "$3"
 }
 gs reference/lab1-matmult/matmult.c "$TESTS_MAX" reference
 gs "$OUT/class/submissions/b01_does_not_compile/matmult.c" 0 build-fails

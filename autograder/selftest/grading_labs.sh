@@ -20,6 +20,8 @@ OUT=build/selftest/grading-labs
 fresh_dir "$OUT"
 sandbox_runs "grading of labs 3 and 5: the sandbox cannot run here" || exit 0
 GPUS=$(selftest_gpu_count)
+# The checks on the grader's output: grading/selftest_grading_labs.py.
+checks() { PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.selftest_grading_labs "$@"; }
 
 # class LAB "MUTANT...": reference, skeleton and the reference with each
 # MUTANT applied, each with the lab's student files only.
@@ -62,57 +64,13 @@ grade_lab() {
     fi
     # The reference's results.json says which tests ran: every one of them
     # must have passed. Skipped ones (no GPU here) score 0 for everyone.
-    python3 - "$OUT/lab$lab/grades" "$lab" "$mutants" "$what" "$(($(date +%s) - t0))" "$GPUS" <<'PY'
-import csv, json, os, sys
-root, lab, mutants, what, secs, gpus = sys.argv[1:]
-mutants = mutants.split()
-book = {r["student"]: r for r in csv.DictReader(open(os.path.join(root, "gradebook.csv")))}
-problems = []
-ref, skel = book.get("reference"), book.get("skeleton")
-muts = {m: book.get(f"mutant_{m}") for m in mutants}
-if not (ref and skel and all(muts.values())):
-    print(f"FAILED  lab {lab} ({what}): the gradebook lacks a row ({sorted(book)})")
-    sys.exit()
-def results(sid):
-    return json.load(open(os.path.join(root, "students", sid, "results.json")))["tests"]
-ran = [t for t in results("reference") if not t["output"].startswith("SKIP") and "skipped" not in t["output"]]
-lost = [t["name"] for t in ran if t["score"] < t["max_score"]]
-runnable = sum(t["max_score"] for t in ran)
-for sid, r in [("reference", ref), ("skeleton", skel)] + [(f"mutant_{m}", r) for m, r in muts.items()]:
-    if r["status"] != "graded":
-        problems.append(f"{sid} {r['status']} ({r['review'][:80]})")
-if lost:
-    problems.append(f"the reference lost {lost}")
-if runnable == 0:
-    problems.append("no test ran on this host")
-if float(skel["total"]) != 0:
-    problems.append(f"the skeleton scored {skel['total']}")
-for m, r in muts.items():
-    if float(r["total"]) >= float(ref["total"]):
-        problems.append(f"the mutant {m} scored {r['total']}, the reference {ref['total']}")
-    if m.startswith("early_exit"):
-        named = next((l.split(":", 1)[1].split() for l in open(f"autograder/mutants/lab{lab}/{m}.patch")
-                      if l.startswith("# caught by:")), [])
-        kept = [t["name"] for t in results(f"mutant_{m}")
-                if t["name"] in named and t["name"] in {u["name"] for u in ran} and t["score"] > 0]
-        if kept:
-            problems.append(f"the mutant {m}, which ends before the checks, kept points of {kept}")
-skipped = float(ref["max"]) - runnable
-what = (f"lab {lab} ({what}) graded in the sandbox in {secs} s, {gpus} GPU(s): reference {ref['total']}/{ref['max']}"
-        + (f" ({skipped:g} points in tests this host cannot run)" if skipped else "")
-        + f", skeleton {skel['total']}, " + ", ".join(f"mutant {m} {r['total']}" for m, r in muts.items()))
-print(("FAILED  " + what + ": " + "; ".join(problems)) if problems else ("ok      " + what))
-PY
+    checks class "$OUT/lab$lab/grades" "$lab" "$mutants" "$what" "$(($(date +%s) - t0))" "$GPUS"
 }
 
 # perf_entry DIR STUDENT NAME: that student's perf_NAME entry of results.json
 # as "SCORE MAX OUTPUT".
 perf_entry() {
-    python3 - "$1/students/$2/results.json" "perf_$3" <<'PY'
-import json, sys
-t = next((t for t in json.load(open(sys.argv[1]))["tests"] if t["name"] == sys.argv[2]), None)
-print(f"{t['score']} {t['max_score']} {t['output']}" if t else "none")
-PY
+    checks perf-entry "$1/students/$2/results.json" "perf_$3"
 }
 
 # Lab 3's performance points on a GPU (perf.conf's gpu5, timed on device

@@ -6,41 +6,5 @@
 # autograder/grading/tests/; one ok/FAILED line per test.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-python3 - <<'PY'
-import sys
-import unittest
-
-
-class Lines(unittest.TestResult):
-    """One line per test, in the self-test's words."""
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        print(f"ok      grading unit: {test.id().removeprefix('grading.tests.')}")
-
-    def report(self, test, err, what):
-        print(f"FAILED  grading unit: {test.id().removeprefix('grading.tests.')} ({what})")
-        print("        " + self._exc_info_to_string(err, test).strip().splitlines()[-1])
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.report(test, err, "failed")
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.report(test, err, "error")
-
-    def addSubTest(self, test, subtest, err):
-        # A failing subTest fails the run: it must say which and why.
-        super().addSubTest(test, subtest, err)
-        if err is not None:
-            self.report(subtest, err, "failed")
-
-
-suite = unittest.defaultTestLoader.discover("grading/tests", top_level_dir=".")
-result = Lines()
-suite.run(result)
-if result.testsRun == 0:
-    print("FAILED  grading unit: no test found in autograder/grading/tests")
-sys.exit(0 if result.wasSuccessful() else 1)
-PY
+# (the runner: grading/tests/__main__.py)
+python3 -m grading.tests

@@ -1,12 +1,11 @@
-"""What decides a grade beside the student's files (grading/current.py),
-and the record that is stale when one of them changes (batch.record_of)."""
+"""What decides a grade beside the student's files (grading/current.py).
+The record that is stale when one of them changes: test_records.py."""
 import argparse
-import json
 import os
 import tempfile
 import unittest
 
-from grading import batch, current
+from grading import current
 
 
 def args(**kw):
@@ -41,16 +40,3 @@ class Parts(unittest.TestCase):
                                  [current.WHY["perf.conf"]])
             finally:
                 del os.environ["GRADE_PERF_CONF"]
-
-    def test_record_of(self):
-        with tempfile.TemporaryDirectory() as out:
-            os.makedirs(os.path.join(out, "students", "ann"))
-            parts = current.parts(1, args(), TESTS, 0)
-            with open(os.path.join(out, "students", "ann", "grade.json"), "w") as f:
-                json.dump({"fingerprint": "f1", "grading": parts}, f)
-            self.assertIsNotNone(batch.record_of(out, "ann", "f1", parts)[0])
-            self.assertEqual(batch.record_of(out, "ann", "f2", parts), (None, "its files changed"))
-            self.assertEqual(batch.record_of(out, "bob", "f1", parts), (None, "new"))
-            old, why = batch.record_of(out, "ann", "f1", current.parts(1, args(wall=60), TESTS, 0))
-            self.assertIsNone(old)
-            self.assertIn("time limits", why)

@@ -1,0 +1,62 @@
+"""The sandbox's seccomp filter (grading/seccomp.py), run by a small
+interpreter of classic BPF on the bytes bubblewrap gets: which calls it
+refuses and which it lets through."""
+import struct
+import unittest
+
+from grading import seccomp
+
+I386 = 0x40000003  # AUDIT_ARCH_I386
+
+
+def run(code, arch, nr):
+    """The filter's verdict for one call (the subset of BPF it uses)."""
+    prog = [struct.unpack("HBBI", code[i:i + 8]) for i in range(0, len(code), 8)]
+    data = {seccomp.OFFSET_ARCH: arch, seccomp.OFFSET_NR: nr}
+    acc, pc = 0, 0
+    while True:
+        op, jt, jf, k = prog[pc]
+        if op == seccomp.LD:
+            acc = data[k]
+        elif op == seccomp.RET:
+            return k
+        elif op in (seccomp.JEQ, seccomp.JGE):
+            hit = acc == k if op == seccomp.JEQ else acc >= k
+            pc += jt if hit else jf
+        else:
+            raise AssertionError(f"instruction {op:#x} not expected")
+        pc += 1
+
+
+class Filter(unittest.TestCase):
+    def setUp(self):
+        self.code = seccomp.encode(seccomp.program())
+
+    def test_layout(self):
+        self.assertEqual(len(self.code) % 8, 0)
+        self.assertEqual(len(self.code) // 8, len(seccomp.BLOCKED) + 6)
+
+    def test_blocked_calls_fail_with_eperm(self):
+        for name, nr in seccomp.BLOCKED.items():
+            with self.subTest(name):
+                self.assertEqual(run(self.code, seccomp.AUDIT_ARCH_X86_64, nr), seccomp.EPERM)
+
+    def test_other_calls_are_allowed(self):
+        blocked = set(seccomp.BLOCKED.values())
+        for nr in range(0, 460):
+            if nr not in blocked:
+                self.assertEqual(run(self.code, seccomp.AUDIT_ARCH_X86_64, nr), seccomp.ALLOW, nr)
+
+    def test_other_abis_refused(self):
+        self.assertEqual(run(self.code, I386, 0), seccomp.EPERM)  # i386's read
+        self.assertEqual(run(self.code, seccomp.AUDIT_ARCH_X86_64, seccomp.X32_SYSCALL_BIT | 0), seccomp.EPERM)
+
+    def test_a_shorter_list(self):
+        code = seccomp.encode(seccomp.program((101,)))
+        self.assertEqual(run(code, seccomp.AUDIT_ARCH_X86_64, 101), seccomp.EPERM)
+        self.assertEqual(run(code, seccomp.AUDIT_ARCH_X86_64, 310), seccomp.ALLOW)
+        self.assertEqual(run(code, I386, 1), seccomp.EPERM)
+
+
+if __name__ == "__main__":
+    unittest.main()
