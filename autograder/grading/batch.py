@@ -159,7 +159,7 @@ class Grader:
                 path = os.path.join(binds[1][0], f"rerun-{k}.json")
                 rc, log = self.sandbox.run(slot, binds, make + [
                     "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
-                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu)
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized)
                 notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
                 passes += repeat.rerun_passed(t["name"], path)
             if passes != more + 1:
