@@ -35,7 +35,7 @@ endif
 ifeq ($(STUDENT_COPY),)
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
-	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=4]   grade a class's submissions (instructors)"
+	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=1]   grade a class's submissions (instructors; JOBS>1 with NO_PERF=1)"
 	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
 	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import calls, current, perf, perf_feedback, records, repeat, term
+from . import calls, current, perf, perf_feedback, perf_rounds, records, repeat, term
 from .elf import ObjectFile, startup_code, unsafe_symbols
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
@@ -39,6 +39,7 @@ class Grader:
         for s in range(args.jobs):
             self.slots.put(s)
         self.perf_lock = threading.Lock()  # one timing at a time
+        self.perf_reuse = perf_rounds.Reuse()  # identical files are timed once a run
 
     def grade(self, sid, src):
         if Running.stopping.is_set():
@@ -134,12 +135,15 @@ class Grader:
             raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
                           "(each test has its own limit too): an endless loop in several tests?")
         tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
-        flags = "; ".join(x for x in [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs) if x)
-        result = {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "", "flags": flags}
+        flags = [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs)
+        files = current.tree_digest(srcdir) if lab.perf else None
         for p in lab.perf:
-            result["tests"].append(perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs,
-                                                self.perf_lock, self.args.build_wall))
-        return result
+            entry = perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs, self.perf_lock,
+                                 self.args.build_wall, self.perf_reuse, files)
+            flags.append(entry.pop("review", ""))
+            tests.append(entry)
+        return {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "",
+                "flags": "; ".join(x for x in flags if x)}
 
     def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs):
         """The passed tests that autograder/labN/repeat.conf names, run again
@@ -155,7 +159,7 @@ class Grader:
                 path = os.path.join(binds[1][0], f"rerun-{k}.json")
                 rc, log = self.sandbox.run(slot, binds, make + [
                     "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
-                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu)
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized)
                 notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
                 passes += repeat.rerun_passed(t["name"], path)
             if passes != more + 1:
@@ -238,12 +242,6 @@ def grade_here(args, out, subs, work=None):
     else:
         lab.prepare()
     gpus = current.gpu_count()
-    if args.jobs > 1 and lab.perf:
-        # The timings take turns (perf_lock), but the other jobs' builds and
-        # tests share the cores with them: INSTRUCTORS.md says JOBS=1.
-        print(f"grade: warning: -j {args.jobs} with performance points: the other submissions' builds and tests "
-              "slow the timings, so equal files may get unequal points. Grade with JOBS=1 for performance "
-              "points, or with NO_PERF=1 (--no-perf) at any JOBS.", file=sys.stderr)
     need_gpu = sum(t["points"] for t in lab.tests if t["gpu"]) + sum(p.points for p in lab.perf if p.device)
     if need_gpu and not gpus and not getattr(args, "cpu_only", False):
         sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "

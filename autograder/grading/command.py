@@ -9,7 +9,7 @@ import signal
 import sys
 import time
 
-from . import lms, slurm, term
+from . import lms, perf, slurm, term
 from .batch import grade_here, merge
 from .sandbox import UID_BLOCK
 from .unpack import class_entries, submissions
@@ -119,6 +119,10 @@ def main(doc, argv=None):
               f"{' (roster ' + args.roster + ')' if roster else ''}, staged in {folder}", file=sys.stderr)
         args.submissions = folder
     term.save(out, args, meta)
+    # Before the Slurm array is submitted too (its tasks grade -j at once).
+    warning = perf.jobs_warning(args.jobs, [] if args.no_perf else perf.perf_config(args.lab))
+    if warning:
+        print(warning, file=sys.stderr)
     if args.slurm:
         sys.exit(slurm.submit(args, out))
     if args.slurm_task:

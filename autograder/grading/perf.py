@@ -16,12 +16,11 @@ import re
 import statistics
 import subprocess
 
-from . import perf_feedback
+from . import perf_feedback, perf_rounds
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
 PERF_CONF = os.path.join(KIT, "autograder", "perf", "perf.conf")
 GRID = 4                    # performance points go in quarters of an entry's points
-RUNS = 3                    # alternating rounds of reference and student; the median ratio counts
 NO_DEVICE = 5               # a device harness's status when there is no GPU (perf_harness.h)
 NO_GPU = "performance on the GPU is timed only on a grading host with one; this host has none (skipped, not passed)"
 
@@ -103,6 +102,18 @@ def perf_config(lab):
         return parse(f.read(), lab)
 
 
+def jobs_warning(jobs, entries):
+    """The warning for grading `jobs` at once with these performance
+    entries, or None. The timings take turns (the timing lock), but the
+    other jobs' builds and tests share the cores with them: the guide
+    (INSTRUCTORS.md) and the README say JOBS=1 for performance points."""
+    if jobs <= 1 or not entries:
+        return None
+    return (f"grade: warning: -j {jobs} with performance points: the other submissions' builds and tests slow "
+            "the timings, so files of equal speed may get unequal points (identical files still share one "
+            "timing). Grade with JOBS=1 for performance points, or with NO_PERF=1 (--no-perf) at any JOBS.")
+
+
 def beyond_llc(cache_bytes, step=64, most=8192):
     """The smallest multiple of step n with an n x n matrix of doubles at
     least as large as the last-level cache (at most `most`): a blocked
@@ -143,8 +154,12 @@ def last_level_cache_bytes():
     return max(sizes) if sizes and max(sizes) > 0 else 32 << 20
 
 
-def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
-    """The performance entry of one submission (a test of the gradebook)."""
+def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall, reuse=None, files=None):
+    """The performance entry of one submission (a test of the gradebook),
+    timed in alternating rounds until its points settle (perf_rounds).
+    reuse (perf_rounds.Reuse) and files (the digest of the student's
+    files): an entry timed for identical files earlier in this run is
+    taken as it is."""
     entry = {"name": f"perf_{p.name}", "max_score": p.points, "score": 0.0, "visibility": "visible"}
     passed = {t["name"] for t in tests if t["status"] == "passed"}
     missing = [r for r in p.requires if r not in passed]
@@ -171,41 +186,53 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall):
         return entry
     lock_down(perfdir)
     ref = os.path.join(lab.ref_build, f"perf_{p.name}")
-    ratios, times, notes = [], [], []
+    notes, failed = [], {}
+
+    def one_round():
+        # The first reference run of this grading run also times the
+        # harness's library bound, if it has one, for every student's
+        # feedback (never scored).
+        first = p.bound is False
+        rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
+                               [sandbox.inside(ref, "/ref"), *(["--bound"] if first else []), *p.harness_args],
+                               300, p.env(), p.device)
+        if rc == NO_DEVICE:
+            failed["output"] = f"SKIP: {NO_GPU}"
+            return None
+        try:
+            tref = float(rlog.split()[-1])
+        except (ValueError, IndexError):
+            raise Problem(STATUS_ERROR, f"the reference's harness failed: {rlog[-500:]}")
+        if first:
+            p.bound = harness_bound(rlog)
+        rc, slog = sandbox.run(slot, binds, [harness, "--ref-seconds", f"{tref:.9f}", *p.harness_args],
+                               300, p.env(), p.device)
+        notes.append(slog[-300:])
+        ratio = harness_ratio(rc)
+        if ratio is None:
+            why = {3: "its result was wrong", 124: "it took too long",
+                   4: "no process could be started for it (the sandbox's process limit was reached)"
+                   }.get(rc, f"it failed (status {rc})")
+            failed["output"] = f"FAIL: the timed run of {' '.join(p.harness_args)} did not complete: {why}"
+            return None
+        return ratio, tref
+
+    log_path = os.path.join(logs, f"perf_{p.name}.log")
     with lock:  # one timing at a time
-        for _ in range(RUNS):
-            # The first reference run of this grading run also times the
-            # harness's library bound, if it has one, for every student's
-            # feedback (never scored).
-            first = p.bound is False
-            rc, rlog = sandbox.run(slot, [(lab.ref_build, "/ref", False)],
-                                   [sandbox.inside(ref, "/ref"), *(["--bound"] if first else []),
-                                    *p.harness_args], 300, p.env(), p.device)
-            if rc == NO_DEVICE:
-                entry.update(status="failed", output=f"SKIP: {NO_GPU}")
-                return entry
-            try:
-                tref = float(rlog.split()[-1])
-            except (ValueError, IndexError):
-                raise Problem(STATUS_ERROR, f"the reference's harness failed: {rlog[-500:]}")
-            if first:
-                p.bound = harness_bound(rlog)
-            rc, slog = sandbox.run(slot, binds, [harness, "--ref-seconds", f"{tref:.9f}", *p.harness_args],
-                                   300, p.env(), p.device)
-            notes.append(slog[-300:])
-            ratio = harness_ratio(rc)
-            if ratio is None:
-                why = {3: "its result was wrong", 124: "it took too long",
-                       4: "no process could be started for it (the sandbox's process limit was reached)"
-                       }.get(rc, f"it failed (status {rc})")
-                entry.update(status="failed", output=f"FAIL: the timed run of {' '.join(p.harness_args)} "
-                             f"did not complete: {why}")
-                write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))
-                return entry
-            ratios.append(ratio)
-            times.append(tref)
-    write_atomic(os.path.join(logs, f"perf_{p.name}.log"), "\n".join(notes))
-    return scored_entry(p, entry, statistics.median(ratios), statistics.median(times), p.bound or None)
+        hit = reuse.get(p.name, files) if reuse else None
+        if hit:
+            entry, log = hit
+            write_atomic(log_path, log + "\n(timed once for identical files in this grading run: reused)")
+            return entry
+        verdict, times = perf_rounds.take_rounds(p.score, one_round)
+        write_atomic(log_path, "\n".join(notes))
+        if verdict is None:
+            entry.update(status="failed", output=failed["output"])
+            return entry
+        entry = scored_entry(p, entry, verdict.ratio, statistics.median(times), p.bound or None, verdict)
+        if reuse:
+            reuse.put(p.name, files, entry, "\n".join(notes))
+    return entry
 
 
 def harness_ratio(rc):
@@ -225,16 +252,25 @@ def harness_bound(output):
         return None
 
 
-def scored_entry(p, entry, ratio, tref, bound=None):
+def scored_entry(p, entry, ratio, tref, bound=None, verdict=None):
+    """The entry for a measured ratio. verdict (perf_rounds.Verdict): how
+    many rounds it took, and whether they settled; an entry whose rounds
+    did not settle carries its review note under 'review' (the grader
+    moves it to the review column)."""
     score = p.score(ratio)
     threads = p.where()
+    rounds = verdict.rounds if verdict else perf_rounds.RUNS
     # The figures the student sees (the feedback's performance block, the
     # chart): from these numbers only, nothing timed again.
     figs = perf_feedback.figures(p.harness, p.harness_args, ratio, tref, threads, bound)
     entry.update(score=score, status="passed" if score == p.points else "failed",
                  output=f"{'PASS' if score == p.points else 'SLOW'}: {'at least ' if ratio >= 10 else ''}"
-                 f"{ratio:.2f} x the reference's time (median of {RUNS} alternating runs; reference "
+                 f"{ratio:.2f} x the reference's time (median of {rounds} alternating runs; reference "
                  f"{tref * 1e3:.1f} ms, {perf_feedback.where_words(threads)}) for "
                  f"{' '.join(p.harness_args)}; full points up to {p.full_at:g} x, none from {p.zero_at:g} x",
                  extra_data=figs)
+    if verdict and not verdict.settled:
+        entry["output"] += (f". The rounds' ratios ({' '.join(f'{r:g}' for r in verdict.ratios)}) did not settle "
+                            "on one step of the points: the better estimate counts, and an instructor will look")
+        entry["review"] = perf_rounds.review_note(p.name, verdict)
     return entry

@@ -47,6 +47,8 @@ THRESHOLD = 50.0       # percent: pairs from here up are reported as unusually a
 # the whole pair (issue 31). A copy scores near 100 on its file; 80 leaves
 # room for renamed and reordered copies (98.7 % over lab 1's one file).
 FILE_THRESHOLD = 80.0
+# Per lab, from the self-test's classes (autograder/selftest/similarity/calibrate.py):
+THRESHOLDS = os.path.join(KIT, "autograder", "similarity.conf")
 CONTEXT = 20           # pairs below the threshold shown in the report, for scale
 MAX_ROWS = 1000        # pairs in the report's table (similarity.csv has all)
 MAX_VIEWS = 200        # side-by-side pages, for the pairs from the top
@@ -267,6 +269,31 @@ def flagged(score, files, threshold, file_threshold):
     return score >= threshold or any(v >= file_threshold for v in (files or {}).values())
 
 
+def conf_rows(path=None):
+    """similarity.conf's lines: {lab: [its fields after the lab]}."""
+    rows = {}
+    try:
+        with open(path or THRESHOLDS) as f:
+            for n, line in enumerate(f, 1):
+                fields = line.split("#", 1)[0].split()
+                if fields:
+                    if len(fields) != 9 or not fields[0].isdigit():
+                        sys.exit(f"similarity: {path or THRESHOLDS}:{n}: expected 9 fields "
+                                 f"(LAB THRESHOLD FILE_THRESHOLD and six figures), got '{line.strip()}'")
+                    rows[fields[0]] = fields[1:]
+    except OSError:
+        pass
+    return rows
+
+
+def thresholds_of(lab, path=None):
+    """The lab's (threshold, file threshold): the conf's, or the defaults
+    ('-' in the conf: the default, for want of honest pairs)."""
+    fields = conf_rows(path).get(str(lab), ["-", "-"])
+    return (THRESHOLD if fields[0] == "-" else float(fields[0]),
+            FILE_THRESHOLD if fields[1] == "-" else float(fields[1]))
+
+
 # ---- the report -----------------------------------------------------------------
 
 def csv_text(pairs, per_file=None):
@@ -391,10 +418,12 @@ def arguments(doc, argv=None):
     ap.add_argument("lab", help="the lab's number")
     ap.add_argument("submissions", help="the folder of submissions (as for autograder/grade)")
     ap.add_argument("-o", "--out", help="where the report goes [build/similarity/labN]")
-    ap.add_argument("--threshold", type=float, default=THRESHOLD,
-                    help=f"score (percent) from which a pair is reported [{THRESHOLD:g}]")
-    ap.add_argument("--file-threshold", type=float, default=FILE_THRESHOLD,
-                    help=f"score (percent) of one file from which a pair is reported [{FILE_THRESHOLD:g}]")
+    ap.add_argument("--threshold", type=float,
+                    help="score (percent) from which a pair is reported [the lab's in autograder/similarity.conf, "
+                    f"else {THRESHOLD:g}]")
+    ap.add_argument("--file-threshold", type=float,
+                    help="score (percent) of one file from which a pair is reported [the lab's, else "
+                    f"{FILE_THRESHOLD:g}]")
     ap.add_argument("--min-run", type=int, default=MIN_RUN,
                     help=f"equal tokens in the shortest run that counts (sim_c -r) [{MIN_RUN}]")
     ap.add_argument("--views", type=int, default=MAX_VIEWS,
@@ -404,6 +433,9 @@ def arguments(doc, argv=None):
         sys.exit("similarity: LAB is a lab's number, e.g. 1")
     if not os.path.isdir(args.submissions):
         sys.exit(f"similarity: {args.submissions} is not a folder")
+    threshold, file_threshold = thresholds_of(args.lab)
+    args.threshold = threshold if args.threshold is None else args.threshold
+    args.file_threshold = file_threshold if args.file_threshold is None else args.file_threshold
     if not shutil.which(SIM):
         sys.exit(f"similarity: {SIM} is missing: install Debian's similarity-tester (make deps)")
     return args

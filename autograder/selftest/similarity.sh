@@ -10,6 +10,8 @@
 # independent solutions must stay below the threshold; the report must be
 # self-contained. Then the generator's whole class with the planted copy:
 # every pair of the reference's edits is reported, the skeleton with none.
+# Last, each lab's thresholds (autograder/similarity.conf) on its own
+# classes (similarity/calibrate.py): copied pairs flagged, honest ones not.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
 set -u
@@ -62,7 +64,7 @@ else
 fi
 
 # The checks read the CSV (student_a, student_b, score, ...; most alike first).
-THRESHOLD=$(PYTHONPATH=autograder python3 -c 'from grading.similarity import THRESHOLD; print(THRESHOLD)')
+THRESHOLD=$(PYTHONPATH=autograder python3 -c 'from grading.similarity import thresholds_of; print(thresholds_of(1)[0])')
 top=$(sed -n 2p "$REPORT/similarity.csv")
 IFS=, read -r a b score _ <<<"$top"
 second=$(sed -n 3p "$REPORT/similarity.csv" | cut -d, -f3)
@@ -126,3 +128,27 @@ if autograder/similarity -o "$OUT/gen-report" 1 "$GEN" >"$OUT/gen-similarity.log
 else
     fail "similarity: autograder/similarity failed on the generator's class (see $OUT/gen-similarity.log)"
 fi
+
+# Each lab's thresholds (autograder/similarity.conf) against its classes
+# (calibrate.py: the reference and its mutants, copies of one another; for
+# lab 1 also the planted copy and the four solutions written apart): the
+# conf's figures are the ones measured, every copied pair is flagged and
+# no honest pair.
+read -r DEFAULT FILE_DEFAULT < <(PYTHONPATH=autograder python3 -c \
+    'from grading.similarity import THRESHOLD as T, FILE_THRESHOLD as F; print(f"{T:g} {F:g}")')
+for dir in labs/lab[0-9]-*; do
+    lab=${dir#labs/lab}
+    lab=${lab%%-*}
+    if line=$(python3 "$HERE/calibrate.py" --check --out "$OUT/calibration-$lab" "$lab" 2>"$OUT/calibrate-$lab.log"); then
+        read -r _ t ft honest copied _ copied_file hp cp <<<"$line"
+        t=${t/-/the default $DEFAULT} ft=${ft/-/the default $FILE_DEFAULT}
+        if [ "$hp" = 0 ]; then
+            honest="no honest pairs to calibrate from (no solution written apart): the default threshold kept"
+        else
+            honest="none of $hp honest pairs (the highest $honest%)"
+        fi
+        pass "similarity: lab $lab at threshold $t% (per file $ft%): all $cp copied pairs flagged (the lowest $copied%, per file ${copied_file/-/one file}), $honest"
+    else
+        fail "similarity: lab $lab's thresholds: $(head -3 "$OUT/calibrate-$lab.log") (measured: ${line:-nothing})"
+    fi
+done

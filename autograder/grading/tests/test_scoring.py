@@ -34,6 +34,13 @@ class PerfScore(unittest.TestCase):
         (m,) = perf.parse("2 mandel 2 1.25 4.0 all t lab2_mandel 1\n", 2, cache_bytes=1)
         self.assertEqual(m.score(1.27), m.score(1.30))
 
+    def test_jobs_warning(self):
+        # JOBS=1 is what the guide says for performance points
+        self.assertIsNone(perf.jobs_warning(1, [self.p]))
+        self.assertIsNone(perf.jobs_warning(4, []))  # --no-perf, or a lab without performance points
+        self.assertIn("-j 2 with performance points", perf.jobs_warning(2, [self.p]))
+        self.assertIn("JOBS=1", perf.jobs_warning(2, [self.p]))
+
     def test_harness_status(self):
         self.assertEqual(perf.harness_ratio(30), 1.0)
         self.assertEqual(perf.harness_ratio(45), 2.5)

@@ -102,3 +102,26 @@ class PerFile(unittest.TestCase):
         self.assertEqual(head.split(",")[5:], ["most_alike_file", "its_score", "score_mandel.c", "score_poisson.c"])
         self.assertEqual(row, "x,y,21.2,183,183,mandel.c,100,100,0")
         self.assertEqual(sim.csv_text([(("x", "y"), (1, 2, 3))]).splitlines()[0].count(","), 4)
+
+
+class Thresholds(unittest.TestCase):
+    def test_per_lab_from_the_conf(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("# lab threshold file_threshold honest copied honest_file copied_file hp cp\n"
+                    "1 45 - 35.4 95.4 - - 82 171\n2 - 70 - 90.2 55 84.5 0 210\n")
+            f.flush()
+            self.assertEqual(sim.thresholds_of(1, f.name), (45.0, sim.FILE_THRESHOLD))
+            self.assertEqual(sim.thresholds_of(2, f.name), (sim.THRESHOLD, 70.0))  # '-': the default
+            self.assertEqual(sim.thresholds_of(3, f.name), (sim.THRESHOLD, sim.FILE_THRESHOLD))  # no line
+
+    def test_a_malformed_line_is_refused(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("1 45\n")
+            f.flush()
+            with self.assertRaises(SystemExit):
+                sim.thresholds_of(1, f.name)
+
+    def test_the_kits_conf_reads(self):
+        for lab in range(1, 8):
+            t, ft = sim.thresholds_of(lab)
+            self.assertTrue(0 < t <= 100 and 0 < ft <= 100)
