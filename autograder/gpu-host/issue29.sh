@@ -215,7 +215,7 @@ if want lab6; then
             if python3 autograder/gpu-host/nsys_processes.py "$W/lab6-pair.sqlite" >"$OUT/lab6-nsys-summary.txt" 2>&1; then
                 say "lab 6 nsys summary (lab6-nsys-summary.txt):"
                 sed -n '/^== kernels named/,/^== all kernels/p' "$OUT/lab6-nsys-summary.txt" | sed '$d' | tee -a "$SUMMARY"
-                sed -n '/^== GPU context switches/,$p' "$OUT/lab6-nsys-summary.txt" | head -n 8 | tee -a "$SUMMARY"
+                awk '/^== GPU context switches/ { on = 1 } on && n++ < 8' "$OUT/lab6-nsys-summary.txt" | tee -a "$SUMMARY"
             else
                 say "lab 6: nsys_processes.py failed: lab6-nsys-summary.txt"
                 failed=1
