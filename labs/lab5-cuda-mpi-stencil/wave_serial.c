@@ -13,7 +13,6 @@
  * the 9 planes of rows that a plane of points reads stay in the core's L2
  * as it walks along z. */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -28,14 +27,14 @@ enum {
 
 /* The padded shape: point (x, y, z) of the grid at (x+4, y+4, z+4). */
 typedef struct {
-    size_t px, row, plane; /* padded row length, row and plane strides */
+    size_t row, plane; /* the padded row and plane lengths: the strides in y and z */
     int dimx, dimy, dimz;
 } shape;
 
 static shape shape_of(int dimx, int dimy, int dimz)
 {
-    size_t px = (size_t)dimx + 2 * PAD, py = (size_t)dimy + 2 * PAD;
-    return (shape){px, px, px * py, dimx, dimy, dimz};
+    size_t row = (size_t)dimx + 2 * PAD, rows = (size_t)dimy + 2 * PAD;
+    return (shape){row, row * rows, dimx, dimy, dimz};
 }
 
 static size_t padded_points(const shape *s) { return s->plane * ((size_t)s->dimz + 2 * PAD); }
