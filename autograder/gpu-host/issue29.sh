@@ -191,13 +191,14 @@ if want lab6; then
         stamp "lab 6: the 9-block pair case under nsys"
         rm -f "$W/lab6-pair".*
         # One session over mpirun follows both ranks: one timeline, one
-        # clock. No CPU sampling (it needs perf events a host may refuse).
+        # clock. No CPU sampling (it needs perf events a host may refuse),
+        # no OS runtime trace (the event loops poll: a trace of every call).
         # The GPU's context switches need root and the MPI trace a known
         # MPI: a host that refuses either gets a second try with CUDA alone.
         # shellcheck disable=SC2054 # the commas are nsys's
         base=(profile --sample=none --cpuctxsw=none --force-overwrite=true -o "$W/lab6-pair")
         # shellcheck disable=SC2054
-        full=(--trace=cuda,mpi,osrt --mpi-impl=openmpi --gpuctxsw=true)
+        full=(--trace=cuda,mpi --mpi-impl=openmpi --gpuctxsw=true)
         if ! timeout 150 "$NSYS_BIN" "${base[@]}" "${full[@]}" "${BENCH_MPIRUN[@]}" -np 2 "$B6" "$be" "${cfg[@]}" 13 3 1 \
             >"$OUT/lab6-nsys-profile.log" 2>&1; then
             echo "-- again with --trace=cuda alone --" >>"$OUT/lab6-nsys-profile.log"
