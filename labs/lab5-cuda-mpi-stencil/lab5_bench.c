@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include <cuda_runtime_api.h>
+#include <omp.h>
 
 #include "alloc.h"
 #include "bench/bench_check.h"
@@ -401,7 +402,8 @@ int main(int argc, char **argv)
         wave_fill(o.dimx, o.dimy, o.dimz, u0, vel);
         double t0 = wall_time();
         wave_serial(o.dimx, o.dimy, o.dimz, o.steps, u0, vel, want);
-        printf("# serial reference (OpenMP, the server rank): %.2f s\n", wall_time() - t0);
+        printf("# serial reference (OpenMP, the server rank): %.2f s, %d threads\n", wall_time() - t0,
+               omp_get_max_threads());
     }
     double copy_gbs, kernel_gbs, pingpong_gbs;
     bounds(&o, &copy_gbs, &kernel_gbs, &pingpong_gbs);
