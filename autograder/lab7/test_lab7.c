@@ -522,8 +522,52 @@ END_TEST
 
 /* ---- stage 6: GPUs ------------------------------------------------------------ */
 
+/* Forward and back along y and z on a grid of thousands of tiles, each
+ * round trip compared with its input. Why: the lines along y and z are
+ * gathered through shared memory a tile at a time (32 x 32 cells, 8 warps
+ * a block), and a missing barrier between the stores and the loads of a
+ * tile shows only when one warp of a block outruns another, which the few
+ * blocks of the small grids above rarely do (an H100 once passed such a
+ * kernel). Here: about 10 000 blocks a gather over 75 MB of doubles
+ * (more than an H100's or H200's 50 MB of L2, so the warps' loads wait on
+ * memory for different times), 3 round trips per axis (a gather each
+ * way), 12 gathers in all, random values that
+ * differ from cell to cell, a new field every round: a stale value read
+ * from shared memory is another cell's, and the round trip loses it. The
+ * grid is not a multiple of the tile in any direction. */
+static void gpu_round_trips_many_tiles(void)
+{
+    enum { ROUNDS = 3 };
+    fp_grid g = l7_grid("NDP", 250, 190, 198, 1.0);
+    fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
+    size_t n = fp_cells(&g);
+    double *a = kit_alloc_doubles(n), *got = kit_alloc_doubles(n), *d_a;
+    ck_assert_int_eq(cudaMalloc((void **)&d_a, n * sizeof *d_a), cudaSuccess);
+    fp_gpu *P = fp_gpu_create(&g, all, 0);
+    ck_assert_msg(P != NULL, "fp_gpu_create returned NULL (250x190x198)");
+    for (int axis = 1; axis < 3; axis++)
+        for (int round = 0; round < ROUNDS; round++) {
+            l7_random(a, n, 900u + 10u * axis + round);
+            ck_assert_int_eq(cudaMemcpy(d_a, a, n * sizeof *a, cudaMemcpyHostToDevice), cudaSuccess);
+            fp_gpu_transform(P, axis, 0, d_a);
+            fp_gpu_transform(P, axis, 1, d_a);
+            ag_poison(got, n);
+            ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
+            double rt = fp_round_trip(g.bc[axis], g.n[axis]);
+            for (size_t c = 0; c < n; c++)
+                got[c] /= rt;
+            ag_assert_grid_eq(a, got, 198, 190, 250, 1e-13, "fp_gpu_transform forward and inverse, axis %d of NDP, "
+                              "250x190x198 (thousands of tiles), round %d of %d, divided by the round trip",
+                              axis, round + 1, ROUNDS);
+        }
+    fp_gpu_destroy(P);
+    cudaFree(d_a);
+    kit_free(a), kit_free(got);
+}
+
 /* The GPU's transforms alone, against the definitions (FFTW's r2r kinds),
- * forward and back (divided by the round trip), every axis and type. */
+ * forward and back (divided by the round trip), every axis and type; then
+ * round trips on a grid of many tiles (above). */
 START_TEST(gpu_transforms)
 {
     static const char *names = "PND";
@@ -564,6 +608,7 @@ START_TEST(gpu_transforms)
         cudaFree(d_a);
         kit_free(a), kit_free(want), kit_free(got);
     }
+    gpu_round_trips_many_tiles();
 }
 END_TEST
 

@@ -37,15 +37,19 @@ else
 fi
 echo "building lab 5 ($BENCH_SOURCE) ..."
 bench_build "$BENCH_OUT/build"
-# the server rank computes the serial reference with OpenMP; the compute
-# ranks run one thread each (their stencil is the GPU's, or small)
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) > 4 ? $(nproc) - 4 : 1 ))}
+# The server rank computes the serial reference with OpenMP, on the cores
+# the compute ranks leave it (they wait in MPI meanwhile, polling): set per
+# rank count below, unless OMP_NUM_THREADS is given. (-x passes the value
+# the variable has when mpirun starts.)
+user_threads=${OMP_NUM_THREADS:-}
+export OMP_NUM_THREADS=${user_threads:-1}
 bench_mpirun OMP_WAIT_POLICY=passive OMP_NUM_THREADS LD_LIBRARY_PATH
 # Unbound: Open MPI binds each rank to one core or socket by default, and
 # the server rank's OpenMP threads would then share it. On an H100 host the
 # serial check of 480x480x400, 100 steps, took 50.6 s bound and 42.4 s
-# unbound (2026-11-25): the rest is the serial reference's own cost (every
-# neighbour read tests the grid's edges), not the binding.
+# unbound (2026-11-25) with the former serial reference, whose every
+# neighbour read tested the grid's edges; wave_serial.c now pads the grid
+# with zeros, vectorises the loop over x and walks tiles that stay in L2.
 BENCH_MPIRUN+=(--bind-to none)
 
 {
@@ -66,6 +70,8 @@ read -r dx dy dz <<<"$size"
 for np in $ranks; do
     echo "== $((np - 1)) compute ranks (mpirun -np $np), $size, $steps steps, $backend backend"
     rows=$(wc -l <"$csv")
+    cores=$(bench_cores)
+    OMP_NUM_THREADS=${user_threads:-$((cores > np - 1 ? cores - (np - 1) : 1))}
     # shellcheck disable=SC2086 # size is three numbers, one word each
     if ! "${BENCH_MPIRUN[@]}" -np "$np" "$BENCH_OUT/build/lab5_bench" --size $size --steps "$steps" --repeats "$repeats" \
         --backend "$backend" --csv "$csv" >"$BENCH_OUT/run-$np.log" 2>&1; then

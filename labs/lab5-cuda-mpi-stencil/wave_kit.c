@@ -32,6 +32,9 @@ float wave_vel(size_t n)
 void wave_fill(int dimx, int dimy, int dimz, float *u0, float *vel)
 {
     size_t points = (size_t)dimx * dimy * dimz;
+    /* each value a hash of its index alone: any split gives the same bits
+     * (the benchmark's server fills the lecture's 92 M points twice over) */
+#pragma omp parallel for schedule(static)
     for (size_t n = 0; n < points; n++) {
         if (u0)
             u0[n] = wave_u0(n);
