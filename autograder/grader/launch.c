@@ -221,9 +221,7 @@ static void run_launches(int _i)
     const ag_launch *l = ag_test_arg();
     ck_assert_msg(l != NULL, "test bug: a launch test registered without its table (AG_LAUNCHES)");
     for (; l->program; l++) {
-        if (l->refused)
-            ag_run_mpi_refused(l->program, l->np, l->args, l->refused, l->seconds);
-        else if (l->np > 0)
+        if (l->np > 0)
             ag_run_mpi(l->program, l->np, l->args, l->seconds);
         else
             ag_run_program(l->program, l->args, l->seconds);

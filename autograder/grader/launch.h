@@ -42,7 +42,6 @@ typedef struct {
     int np;              /* ranks under mpirun (ag_run_mpi); 0: run alone (ag_run_program) */
     const char *args;
     int seconds;         /* this launch's time limit */
-    const char *refused; /* not NULL: the input must be refused with this text (ag_run_mpi_refused) */
 } ag_launch;
 
 /* The one Check test that runs the table of ag_test_arg(). */
