@@ -14,6 +14,19 @@ def mutant(lab_ref, out, description, edits):
     mkpatch.mutant(lab_ref, out, description,
                    [(f, open(f"{lab_ref}/{f}").read(), t) for f, t in merged.items()])
 
+def gs_row(k_loop):
+    """A Gauss-Seidel row written out where gauss_seidel_omp calls
+    gauss_seidel_row (at that loop body's indentation), with k_loop as its
+    loop over k: what the wrong orders below change."""
+    return f"""                        size_t sj = poisson_side(N), si = sj * sj;
+                        double h2 = poisson_h(N) * poisson_h(N);
+                        {k_loop} {{
+                            size_t c = poisson_index(N, i, j, k);
+                            double v = poisson_jacobi_point(u, c, sj, si, h2 * f[c]);
+                            norm2 += (v - u[c]) * (v - u[c]);
+                            u[c] = v;
+                        }}"""
+
 R = "reference/lab2-openmp"
 O = "autograder/mutants/lab2/"
 P = "poisson.c"; M = "mandel.c"
@@ -95,14 +108,7 @@ mutant(R, O+"gs_omp_red_black.patch",
 #pragma omp for schedule(static) reduction(+ : norm2)
                 for (int i = 1; i <= N; i++)
                     for (int j = 1; j <= N; j++) {
-                        size_t sj = poisson_side(N), si = sj * sj;
-                        double h2 = poisson_h(N) * poisson_h(N);
-                        for (int k = 1 + (i + j + 1 + colour) % 2; k <= N; k += 2) {
-                            size_t c = poisson_index(N, i, j, k);
-                            double v = poisson_jacobi_point(u, c, sj, si, h2 * f[c]);
-                            norm2 += (v - u[c]) * (v - u[c]);
-                            u[c] = v;
-                        }
+""" + gs_row("for (int k = 1 + (i + j + 1 + colour) % 2; k <= N; k += 2)") + """
                     }
             }""")])
 
@@ -115,14 +121,7 @@ mutant(R, O+"gs_omp_k_backwards.patch",
  [(P, """#pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
                     norm2 += gauss_seidel_row(N, i, j, f, u);""", """#pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
                     {
-                        size_t sj = poisson_side(N), si = sj * sj;
-                        double h2 = poisson_h(N) * poisson_h(N);
-                        for (int k = N; k >= 1; k--) {
-                            size_t c = poisson_index(N, i, j, k);
-                            double v = poisson_jacobi_point(u, c, sj, si, h2 * f[c]);
-                            norm2 += (v - u[c]) * (v - u[c]);
-                            u[c] = v;
-                        }
+""" + gs_row("for (int k = N; k >= 1; k--)") + """
                     }""")])
 
 mutant(R, O+"jacobi_norm_squared_against_tol.patch",
