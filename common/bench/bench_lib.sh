@@ -100,6 +100,24 @@ bench_progress() {
     if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
 }
 
+# bench_run_points RAW CMD [ARG...]: every entry of the array `points`
+# measured REPEATS times, round by round (all points, then all again: a
+# point's repeats spread over the run, not back to back), as
+# `CMD ARG... WORDS` with the point's words; CMD's output is appended to
+# RAW (bench_medians reads it), with bench_progress.
+bench_run_points() {
+    # shellcheck disable=SC2154 # points is the calling script's
+    local raw=$1 total=$((${#points[@]} * REPEATS)) p
+    shift
+    for _ in $(seq "$REPEATS"); do
+        for p in "${points[@]}"; do
+            # shellcheck disable=SC2086 # a point is its words
+            "$@" $p >>"$raw"
+            bench_progress "$total"
+        done
+    done
+}
+
 # The cores this process may use, whatever OMP_NUM_THREADS says (nproc
 # alone honours it: "1 CPU cores" on a 2-core host under OMP_NUM_THREADS=1).
 bench_cores() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }

@@ -86,15 +86,10 @@ for n in $O0_SIZES; do for v in $VARIANTS; do point O0 "$v" "$n" "$([ "$v" = blk
 for bs in $BLOCKS; do point bs-sweep blk "$BLOCK_N" "$bs"; done
 point bs-sweep lib "$BLOCK_N"
 
+# measure BUILD TYPE N BS: a point's line, "BUILD TYPE N BS STATUS kB Mflop/s"
+measure() { echo "$1 $2 $3 $4 $(one "$1" "$2" "$3" "${4#-}")"; }
 raw=$(mktemp)
-total=$((${#points[@]} * REPEATS))
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        read -r build type n bs <<<"$p"
-        echo "$build $type $n $bs $(one "$build" "$type" "$n" "${bs#-}")" >>"$raw"
-        bench_progress "$total"
-    done
-done
+bench_run_points "$raw" measure
 
 # The medians, a rate above the core's peak marked, as the CSV (an invalid
 # row keeps its status, not its figure).

@@ -106,14 +106,7 @@ one() {
 }
 
 raw=$(mktemp)
-total=$((${#points[@]} * REPEATS))
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        # shellcheck disable=SC2086 # a point is its words
-        one $p >>"$raw"
-        bench_progress "$total"
-    done
-done
+bench_run_points "$raw" one
 
 # The medians of the repeats of each point, a rate above the cores' peak
 # marked; an invalid row keeps its status, not its figures.

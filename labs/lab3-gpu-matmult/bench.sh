@@ -93,16 +93,9 @@ points=()
 for n in $SIZES; do for v in $VARIANTS; do points+=("opt $v $n"); done; done
 for n in $GPU1_SIZES; do points+=("opt gpu1 $n"); done
 for a in "${alts[@]}"; do IFS=: read -r name v _ <<<"$a"; points+=("$name $v $ALT_N"); done
-total=$((${#points[@]} * REPEATS))
-done_=0
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        read -r build type n <<<"$p"
-        echo "$build $type $n $(one "$build" "$type" "$n")" >>"$raw"
-        done_=$((done_ + 1))
-        if [ $((done_ % 25)) = 0 ]; then echo "  $done_/$total runs"; fi
-    done
-done
+# measure BUILD TYPE N: a point's line, "BUILD TYPE N" and one's figures
+measure() { echo "$1 $2 $3 $(one "$1" "$2" "$3")"; }
+bench_run_points "$raw" measure
 
 # Median of each column over the repeats of each point; derived rates; a
 # rate above the peak marked; an invalid row keeps its status, not its
