@@ -10,6 +10,10 @@
  *   }
  *   int main(int argc, char **argv) { return ag_main(argc, argv, "lab1-matmult", register_tests); }
  *
+ * Tests that differ only in data are one body and a row each (AG_ROW,
+ * runner.h); a test that only launches checker programs is a table of
+ * them (AG_LAUNCHES, launch.h).
+ *
  *   void ag_hidden_tests(ag_suite *s)              (hidden_labN.c)
  *   {
  *       ag_add(s, (ag_spec){.test = blk_huge_block, .points = 1, .hidden = 1});

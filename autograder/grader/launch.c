@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "runner.h"
 #include "secret.h"
 
 /* Keeps the program's FAIL lines (else the last 1000 bytes of its output)
@@ -211,3 +212,21 @@ void ag_run_mpi_refused(const char *program, int np, const char *args, const cha
                   out);
 }
 
+
+/* The body of every AG_LAUNCHES test (a TTest of our own: START_TEST's
+ * would be static). */
+static void run_launches(int _i)
+{
+    (void)_i;
+    const ag_launch *l = ag_test_arg();
+    ck_assert_msg(l != NULL, "test bug: a launch test registered without its table (AG_LAUNCHES)");
+    for (; l->program; l++) {
+        if (l->np > 0)
+            ag_run_mpi(l->program, l->np, l->args, l->seconds);
+        else
+            ag_run_program(l->program, l->args, l->seconds);
+    }
+}
+
+static const TTest launches = {"ag_launches", run_launches, __FILE__, __LINE__};
+const TTest *const ag_launches_test = &launches;

@@ -23,7 +23,7 @@ void ag_write_results_json(const char *path, const char *lab, const ag_suite *s,
         if (res[i].status == AG_NOT_RUN)
             continue;
         json_object *t = json_object_new_object();
-        json_object_object_add(t, "name", json_object_new_string(s->spec[i].test->name));
+        json_object_object_add(t, "name", json_object_new_string(s->spec[i].name));
         json_object_object_add(t, "score", json_object_new_double(res[i].score));
         json_object_object_add(t, "max_score", json_object_new_double(s->spec[i].points));
         json_object_object_add(t, "status", json_object_new_string(res[i].status == AG_PASS ? "passed" : "failed"));

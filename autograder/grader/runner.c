@@ -40,7 +40,24 @@ void ag_add(ag_suite *suite, ag_spec spec)
         fprintf(stderr, "grader: test %d registered without a test or with negative points\n", suite->count);
         exit(2);
     }
+    if (!spec.name)
+        spec.name = spec.test->name;
+    /* Results are matched to tests by name: two tests of one name would
+     * share a verdict. */
+    for (int i = 0; i < suite->count; i++)
+        if (!strcmp(suite->spec[i].name, spec.name)) {
+            fprintf(stderr, "grader: two tests named %s\n", spec.name);
+            exit(2);
+        }
     suite->spec[suite->count++] = spec;
+}
+
+/* Set before each test is handed to Check; its forked process inherits it. */
+static const void *running_arg;
+
+const void *ag_test_arg(void)
+{
+    return running_arg;
 }
 
 static int draw_completion_code(void)
@@ -103,11 +120,11 @@ static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res, 
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
     for (int r = 0; r < nres; r++) {
-        if (strcmp(tr_tcname(trs[r]), suite->spec[i].test->name) != 0)
+        if (strcmp(tr_tcname(trs[r]), suite->spec[i].name) != 0)
             continue;
         res[i].status = classify(trs[r], limit, res[i].message, sizeof res[i].message);
         char found[1500];
-        if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].test->name, found, sizeof found)) {
+        if (res[i].status != AG_PASS && ag_sanitizer_report(suite->spec[i].name, found, sizeof found)) {
             res[i].status = AG_FAIL;
             snprintf(res[i].message, sizeof res[i].message, "the sanitizers stopped the test: %s", found);
         }
@@ -144,7 +161,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         ag_hidden_tests(&suite);
     if (list) {
         for (int i = 0; i < suite.count; i++)
-            printf("%-48s %6g points  %s%s\n", suite.spec[i].test->name, suite.spec[i].points,
+            printf("%-48s %6g points  %s%s\n", suite.spec[i].name, suite.spec[i].points,
                    suite.spec[i].hidden ? "hidden" : "visible",
                    suite.spec[i].gpus ? "  (needs a GPU)" : "");
         return 0;
@@ -153,7 +170,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         size_t n = strcspn(p, ",");
         int found = 0;
         for (int i = 0; i < suite.count; i++)
-            found |= strlen(suite.spec[i].test->name) == n && !strncmp(suite.spec[i].test->name, p, n);
+            found |= strlen(suite.spec[i].name) == n && !strncmp(suite.spec[i].name, p, n);
         if (!found) {
             fprintf(stderr, "%s: no test named '%.*s' (--list lists them)\n", argv[0], (int)n, p);
             return 2;
@@ -207,7 +224,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         const ag_spec *sp = &suite.spec[i];
         res[i].status = AG_NOT_RUN;
         res[i].message[0] = '\0';
-        if ((only && !listed(only, sp->test->name)) || (visible_only && sp->hidden))
+        if ((only && !listed(only, sp->name)) || (visible_only && sp->hidden))
             continue;
         shown++;
         listed_points += sp->points;
@@ -220,7 +237,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
         } else if (sp->runs_here && !ag_ask_child(sp->runs_here, "the test's host check", res[i].message,
                                                   (int)sizeof res[i].message)) {
             res[i].status = AG_SKIP;
-        } else if (ag_call_rule_broken(sp->test->name, res[i].message, sizeof res[i].message)) {
+        } else if (ag_call_rule_broken(sp->name, res[i].message, sizeof res[i].message)) {
             res[i].status = AG_FAIL;
             lost_before = 1;
         } else {
@@ -255,12 +272,12 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                      "slow tests that did not pass, up to %s above, took the %s s make check gives them "
                      "(AG_HANG_BUDGET); fix those, or run one test alone: make check CHECK_ARGS='--only %s' "
                      "(grading runs every test)",
-                     hung_test, budget_env, sp->test->name);
+                     hung_test, budget_env, sp->name);
         } else if (res[i].status == AG_PENDING) {
             double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
             if (budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget)
                 limit = hang_budget / multiplier;
-            TCase *tc = tcase_create(sp->test->name);
+            TCase *tc = tcase_create(sp->name);
             tcase_set_timeout(tc, limit);
             if (forking) {
                 tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
@@ -269,18 +286,19 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                 tcase_add_test(tc, sp->test);
             }
             suite_add_tcase(cs, tc);
+            running_arg = sp->arg;
             double started = wall_time();
-            srunner_run(sr, lab, sp->test->name, CK_SILENT);
+            srunner_run(sr, lab, sp->name, CK_SILENT);
             collect_results(sr, &suite, res, i, limit * multiplier);
             /* A failure found in seconds is not a hang: only a test that
              * did not pass after 5 s or more draws on the budget. */
             double took = wall_time() - started;
             if (res[i].status != AG_PASS && budgeted && took >= 5) {
                 hang_budget -= took;
-                hung_test = sp->test->name;
+                hung_test = sp->name;
             }
             if (res[i].status == AG_TIMEOUT)
-                ag_name_hung_functions(sp->test->name, res[i].message, sizeof res[i].message);
+                ag_name_hung_functions(sp->name, res[i].message, sizeof res[i].message);
             lost_before |= res[i].status != AG_PASS;
         }
         max_score += sp->points;
@@ -295,7 +313,7 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             failed += res[i].status != AG_PASS;
         }
         printf("  %-7s %5g/%-4g %s%s%s%s\n", ag_status_name[res[i].status], res[i].score, sp->points,
-               sp->test->name, sp->hidden ? " [hidden]" : "", res[i].message[0] ? ": " : "", res[i].message);
+               sp->name, sp->hidden ? " [hidden]" : "", res[i].message[0] ? ": " : "", res[i].message);
     }
     double seconds = wall_time() - t0;
 

@@ -57,9 +57,24 @@ typedef struct {
      * with that reason. Called in a child process of its own (it may start
      * CUDA or an OpenMP offload runtime). */
     int (*runs_here)(char *why, int len);
+    /* Optional, for one Check test that serves every row of a table (a
+     * variant each, a list of launches each) instead of one copy of its
+     * body per row: the name this row's test is known by (in the output,
+     * --only, calls.conf and results.json; default: the Check test's own),
+     * and the row, which the body reads with ag_test_arg(). */
+    const char *name;
+    const void *arg;
 } ag_spec;
 
 void ag_add(ag_suite *suite, ag_spec spec);
+
+/* The .arg of the test now running (NULL when it was registered without). */
+const void *ag_test_arg(void);
+
+/* A row of a table test: `static const my_row gpu2_sizes = {...};` and
+ * ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu2_sizes), .points = 2}) make
+ * a test named gpu2_sizes that runs variant_sizes's body on that row. */
+#define AG_ROW(check_test, row) .test = (check_test), .name = #row, .arg = &(row)
 
 /* Runs the lab's tests and returns the process exit status: 0 when every
  * test that ran passed, 1 otherwise, 2 for bad arguments. */

@@ -200,17 +200,25 @@ static void fixed_sweeps_all(const char *name, int max_threads)
         }
 }
 
-START_TEST(jacobi_bit_for_bit) { fixed_sweeps_all("jacobi", 1); }
-END_TEST
-START_TEST(gauss_seidel_bit_for_bit) { fixed_sweeps_all("gauss_seidel", 1); }
-END_TEST
-START_TEST(omp_v1_bit_for_bit_1_to_4_threads) { fixed_sweeps_all("jacobi_omp_v1", 4); }
-END_TEST
-START_TEST(omp_v2_bit_for_bit_1_to_4_threads) { fixed_sweeps_all("jacobi_omp_v2", 4); }
-END_TEST
-START_TEST(omp_v3_bit_for_bit_1_to_4_threads) { fixed_sweeps_all("poisson_init_omp + jacobi_omp_v2 (v3)", 4); }
-END_TEST
-START_TEST(gs_omp_bit_for_bit_threads) { fixed_sweeps_all("gauss_seidel_omp", 4); }
+/* One test per solver, all one body: the row is the solver and the most
+ * threads it runs on. */
+typedef struct {
+    const char *solver;
+    int max_threads;
+} bit_for_bit_row;
+
+static const bit_for_bit_row jacobi_bit_for_bit = {"jacobi", 1};
+static const bit_for_bit_row gauss_seidel_bit_for_bit = {"gauss_seidel", 1};
+static const bit_for_bit_row omp_v1_bit_for_bit_1_to_4_threads = {"jacobi_omp_v1", 4};
+static const bit_for_bit_row omp_v2_bit_for_bit_1_to_4_threads = {"jacobi_omp_v2", 4};
+static const bit_for_bit_row omp_v3_bit_for_bit_1_to_4_threads = {"poisson_init_omp + jacobi_omp_v2 (v3)", 4};
+static const bit_for_bit_row gs_omp_bit_for_bit_threads = {"gauss_seidel_omp", 4};
+
+START_TEST(bit_for_bit)
+{
+    const bit_for_bit_row *row = ag_test_arg();
+    fixed_sweeps_all(row->solver, row->max_threads);
+}
 END_TEST
 
 START_TEST(tolerance_stop_sequential)
@@ -418,12 +426,12 @@ void lab2_poisson_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = bad_arguments_rejected, .points = 1});
     ag_add(s, (ag_spec){.test = jacobi_one_sweep_by_hand, .points = 2});
     ag_add(s, (ag_spec){.test = gauss_seidel_one_sweep_by_hand, .points = 1});
-    ag_add(s, (ag_spec){.test = jacobi_bit_for_bit, .points = 2});
-    ag_add(s, (ag_spec){.test = gauss_seidel_bit_for_bit, .points = 2});
-    ag_add(s, (ag_spec){.test = omp_v1_bit_for_bit_1_to_4_threads, .points = 2});
-    ag_add(s, (ag_spec){.test = omp_v2_bit_for_bit_1_to_4_threads, .points = 2});
-    ag_add(s, (ag_spec){.test = omp_v3_bit_for_bit_1_to_4_threads, .points = 1});
-    ag_add(s, (ag_spec){.test = gs_omp_bit_for_bit_threads, .points = 3, .timeout = 30});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, jacobi_bit_for_bit), .points = 2});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, gauss_seidel_bit_for_bit), .points = 2});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, omp_v1_bit_for_bit_1_to_4_threads), .points = 2});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, omp_v2_bit_for_bit_1_to_4_threads), .points = 2});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, omp_v3_bit_for_bit_1_to_4_threads), .points = 1});
+    ag_add(s, (ag_spec){AG_ROW(bit_for_bit, gs_omp_bit_for_bit_threads), .points = 3, .timeout = 30});
     ag_add(s, (ag_spec){.test = tolerance_stop_sequential, .points = 2});
     ag_add(s, (ag_spec){.test = tolerance_stop_omp, .points = 2, .timeout = 30});
     ag_add(s, (ag_spec){.test = omp_norm_counts_every_thread, .points = 2, .timeout = 60});

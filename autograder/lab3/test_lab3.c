@@ -21,13 +21,25 @@
 
 /* ---- on the CPU: launch geometry ------------------------------------------ */
 
-START_TEST(gpu2_geometry_covers_c) { l3_check_geometry("matmult_gpu2", matmult_gpu2_launch, matmult_gpu2_elements, 1, 1); }
-END_TEST
-START_TEST(gpu3_geometry_covers_c) { l3_check_geometry("matmult_gpu3", matmult_gpu3_launch, matmult_gpu3_elements, 2, 2); }
-END_TEST
-START_TEST(gpu4_geometry_covers_c) { l3_check_geometry("matmult_gpu4", matmult_gpu4_launch, matmult_gpu4_elements, 3, 64); }
-END_TEST
-START_TEST(gpu5_geometry_covers_c) { l3_check_geometry("matmult_gpu5", matmult_gpu5_launch, matmult_gpu5_elements, 1, 1); }
+/* One test per variant, all one body: the row says which variant, and how
+ * many elements one thread of it may compute. */
+typedef struct {
+    const char *variant;
+    l3_launch_fn launch;
+    l3_elements_fn elements;
+    int min_count, max_count;
+} geometry_row;
+
+static const geometry_row gpu2_geometry_covers_c = {"matmult_gpu2", matmult_gpu2_launch, matmult_gpu2_elements, 1, 1};
+static const geometry_row gpu3_geometry_covers_c = {"matmult_gpu3", matmult_gpu3_launch, matmult_gpu3_elements, 2, 2};
+static const geometry_row gpu4_geometry_covers_c = {"matmult_gpu4", matmult_gpu4_launch, matmult_gpu4_elements, 3, 64};
+static const geometry_row gpu5_geometry_covers_c = {"matmult_gpu5", matmult_gpu5_launch, matmult_gpu5_elements, 1, 1};
+
+START_TEST(geometry_covers_c)
+{
+    const geometry_row *g = ag_test_arg();
+    l3_check_geometry(g->variant, g->launch, g->elements, g->min_count, g->max_count);
+}
 END_TEST
 
 /* ---- on the GPU: results ---------------------------------------------------- */
@@ -39,28 +51,30 @@ static const ag_mm_size sizes[] = {
     {1, 1, 1},      {2, 3, 4},       {17, 13, 11}, {16, 16, 16},    {33, 17, 200},
     {100, 50, 75},  {129, 257, 65},  {257, 300, 1000}, {1031, 1029, 67},
 };
-static const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+enum { nsizes = (int)(sizeof sizes / sizeof sizes[0]) };
 
-static void check_sizes(const char *name, int count)
+/* One test per variant, all one body; the row is the variant and how many
+ * of the sizes it gets. */
+typedef struct {
+    const char *variant;
+    int count;
+} sizes_row;
+
+static const sizes_row gpu1_sizes = {"matmult_gpu1", nsizes - 2};
+static const sizes_row gpu2_sizes = {"matmult_gpu2", nsizes};
+static const sizes_row gpu3_sizes = {"matmult_gpu3", nsizes};
+static const sizes_row gpu4_sizes = {"matmult_gpu4", nsizes};
+static const sizes_row gpu5_sizes = {"matmult_gpu5", nsizes};
+static const sizes_row gpu6_sizes = {"matmult_gpu6", nsizes};
+static const sizes_row gpulib_sizes = {"matmult_gpulib", nsizes};
+
+START_TEST(variant_sizes)
 {
-    const l3_variant *v = l3_variant_named(name);
-    for (int s = 0; s < count; s++)
+    const sizes_row *row = ag_test_arg();
+    const l3_variant *v = l3_variant_named(row->variant);
+    for (int s = 0; s < row->count; s++)
         l3_check(v, sizes[s], AG_MM_INTEGER, 100 + (uint64_t)s);
 }
-
-START_TEST(gpu1_sizes) { check_sizes("matmult_gpu1", nsizes - 2); }
-END_TEST
-START_TEST(gpu2_sizes) { check_sizes("matmult_gpu2", nsizes); }
-END_TEST
-START_TEST(gpu3_sizes) { check_sizes("matmult_gpu3", nsizes); }
-END_TEST
-START_TEST(gpu4_sizes) { check_sizes("matmult_gpu4", nsizes); }
-END_TEST
-START_TEST(gpu5_sizes) { check_sizes("matmult_gpu5", nsizes); }
-END_TEST
-START_TEST(gpu6_sizes) { check_sizes("matmult_gpu6", nsizes); }
-END_TEST
-START_TEST(gpulib_sizes) { check_sizes("matmult_gpulib", nsizes); }
 END_TEST
 
 /* Real inputs: every variant within 1e-12 k max|A| max|B|. */
@@ -143,17 +157,17 @@ END_TEST
 
 static void register_tests(ag_suite *s)
 {
-    ag_add(s, (ag_spec){.test = gpu2_geometry_covers_c, .points = 1});
-    ag_add(s, (ag_spec){.test = gpu3_geometry_covers_c, .points = 1});
-    ag_add(s, (ag_spec){.test = gpu4_geometry_covers_c, .points = 1});
-    ag_add(s, (ag_spec){.test = gpu5_geometry_covers_c, .points = 1});
-    ag_add(s, (ag_spec){.test = gpu1_sizes, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu2_sizes, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu3_sizes, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu4_sizes, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu5_sizes, .points = 3, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu6_sizes, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpulib_sizes, .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu2_geometry_covers_c), .points = 1});
+    ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu3_geometry_covers_c), .points = 1});
+    ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu4_geometry_covers_c), .points = 1});
+    ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu5_geometry_covers_c), .points = 1});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu1_sizes), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu2_sizes), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu3_sizes), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu4_sizes), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu5_sizes), .points = 3, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu6_sizes), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpulib_sizes), .points = 2, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = all_real_inputs, .points = 3, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = dev_entry_points, .points = 1, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = failed_launch_is_reported, .points = 2, .gpus = 1, .timeout = 120});

@@ -123,52 +123,48 @@ END_TEST
  * code only, so it is worth no points (every point needs the student's
  * work): it is here so that a broken MPI installation or kit shows as
  * such, before the NCCL tests fail for that reason. */
-START_TEST(mpi_split_and_gather_on_cpu)
-{
-    ag_run_mpi("lab4_mpi_check", 1, "cpu 8 0 1 10", 60);
-    ag_run_mpi("lab4_mpi_check", 2, "cpu 2 0 1 2 10", 60);
-    ag_run_mpi("lab4_mpi_check", 2, "cpu 31 0 1 2 10", 60);
-    ag_run_mpi("lab4_mpi_check", 3, "cpu 30 0 1 2 10", 60);
-    ag_run_mpi("lab4_mpi_check", 4, "cpu 4 1 2 10", 60);
-    ag_run_mpi("lab4_mpi_check", 4, "cpu 30 0 1 2 10", 60);
-}
-END_TEST
+static const ag_launch mpi_split_and_gather_on_cpu[] = {
+    {"lab4_mpi_check", 1, "cpu 8 0 1 10", 60},
+    {"lab4_mpi_check", 2, "cpu 2 0 1 2 10", 60},
+    {"lab4_mpi_check", 2, "cpu 31 0 1 2 10", 60},
+    {"lab4_mpi_check", 3, "cpu 30 0 1 2 10", 60},
+    {"lab4_mpi_check", 4, "cpu 4 1 2 10", 60},
+    {"lab4_mpi_check", 4, "cpu 30 0 1 2 10", 60},
+    {NULL},
+};
 
-START_TEST(nccl_one_rank)
-{
-    ag_run_mpi("lab4_mpi_check", 1, "nccl 8 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 1, "nccl 130 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 1, "nccl 257 1 2 10", 120);
-    ag_run_mpi("lab4_mpi_check", 1, "nccl-tol 30 1e-3", 60);
-}
-END_TEST
+static const ag_launch nccl_one_rank[] = {
+    {"lab4_mpi_check", 1, "nccl 8 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 1, "nccl 130 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 1, "nccl 257 1 2 10", 120},
+    {"lab4_mpi_check", 1, "nccl-tol 30 1e-3", 60},
+    {NULL},
+};
 
-START_TEST(nccl_two_ranks)
-{
-    ag_run_mpi("lab4_mpi_check", 2, "nccl 8 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 2, "nccl 47 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 2, "nccl 3 1 2 10", 120);
-    ag_run_mpi("lab4_mpi_check", 2, "nccl 130 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 2, "nccl 257 1 2 10", 120);
-    ag_run_mpi("lab4_mpi_check", 2, "nccl-tol 30 1e-3", 60);
-}
-END_TEST
+static const ag_launch nccl_two_ranks[] = {
+    {"lab4_mpi_check", 2, "nccl 8 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 2, "nccl 47 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 2, "nccl 3 1 2 10", 120},
+    {"lab4_mpi_check", 2, "nccl 130 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 2, "nccl 257 1 2 10", 120},
+    {"lab4_mpi_check", 2, "nccl-tol 30 1e-3", 60},
+    {NULL},
+};
 
-START_TEST(nccl_three_and_four_ranks)
-{
-    ag_run_mpi("lab4_mpi_check", 3, "nccl 100 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 4, "nccl 4 1 2 10", 120);
-    ag_run_mpi("lab4_mpi_check", 4, "nccl 30 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 4, "nccl 130 0 1 2 10 100", 120);
-    ag_run_mpi("lab4_mpi_check", 4, "nccl-tol 30 1e-3", 60);
-}
-END_TEST
+static const ag_launch nccl_three_and_four_ranks[] = {
+    {"lab4_mpi_check", 3, "nccl 100 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 4, "nccl 4 1 2 10", 120},
+    {"lab4_mpi_check", 4, "nccl 30 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 4, "nccl 130 0 1 2 10 100", 120},
+    {"lab4_mpi_check", 4, "nccl-tol 30 1e-3", 60},
+    {NULL},
+};
 
 static void register_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = offload_sweeps, .points = 3, .timeout = 120, .runs_here = l4_offload_reaches_the_gpu});
     ag_add(s, (ag_spec){.test = offload_tolerance, .points = 1, .timeout = 60, .runs_here = l4_offload_reaches_the_gpu});
-    ag_add(s, (ag_spec){.test = mpi_split_and_gather_on_cpu, .points = 0, .timeout = 120});
+    ag_add(s, (ag_spec){AG_LAUNCHES(mpi_split_and_gather_on_cpu), .points = 0, .timeout = 120});
     ag_add(s, (ag_spec){.test = gpu1_sweeps, .points = 1, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = gpu2_sweeps, .points = 2, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = gpu3_sweeps, .points = 3, .gpus = 1, .timeout = 120});
@@ -176,9 +172,9 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = gpu3_large_n, .points = 2, .gpus = 1, .timeout = 300});
     ag_add(s, (ag_spec){.test = peer_halves_on_one_gpu, .points = 3, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = peer_two_gpus_test, .points = 2, .gpus = 2, .timeout = 120});
-    ag_add(s, (ag_spec){.test = nccl_one_rank, .points = 1, .gpus = 1, .timeout = 400});
-    ag_add(s, (ag_spec){.test = nccl_two_ranks, .points = 3, .gpus = 2, .timeout = 600});
-    ag_add(s, (ag_spec){.test = nccl_three_and_four_ranks, .points = 3, .gpus = 4, .timeout = 600});
+    ag_add(s, (ag_spec){AG_LAUNCHES(nccl_one_rank), .points = 1, .gpus = 1, .timeout = 400});
+    ag_add(s, (ag_spec){AG_LAUNCHES(nccl_two_ranks), .points = 3, .gpus = 2, .timeout = 600});
+    ag_add(s, (ag_spec){AG_LAUNCHES(nccl_three_and_four_ranks), .points = 3, .gpus = 4, .timeout = 600});
 }
 
 int main(int argc, char **argv)

@@ -7,11 +7,10 @@
 
 /* Shapes the visible tests do not use: a 1 x 1 column (every x and y
  * neighbour outside), 9-plane slabs, 7 x 5 planes for 12 steps. */
-START_TEST(hidden_odd_shapes)
-{
-    ag_run_mpi("lab5_mpi_check", 4, "nonblocking:1x1x27:3,10 sendrecv:7x5x27:12 sendrecv:5x3x27:2", 120);
-}
-END_TEST
+static const ag_launch hidden_odd_shapes[] = {
+    {"lab5_mpi_check", 4, "nonblocking:1x1x27:3,10 sendrecv:7x5x27:12 sendrecv:5x3x27:2", 120},
+    {NULL},
+};
 
 /* The region contract at sizes a GPU block does not divide. */
 START_TEST(hidden_gpu_odd_regions)
@@ -31,11 +30,10 @@ END_TEST
  * 2^31 bytes; the lecture's erratum 15 (process * num_points in 32 bits)
  * bites from 47 compute ranks. About 15 GB of host and 13 GB of GPU
  * memory. */
-START_TEST(hidden_gpu_large_slab)
-{
-    ag_run_mpi("lab5_mpi_check", 3, "--backend cuda --watchdog 300 sendrecv:8192x4100x16:0", 400);
-}
-END_TEST
+static const ag_launch hidden_gpu_large_slab[] = {
+    {"lab5_mpi_check", 3, "--backend cuda --watchdog 300 sendrecv:8192x4100x16:0", 400},
+    {NULL},
+};
 
 /* A point index past 2^31 (lab5_checks.h): hidden_gpu_large_slab's 537 M
  * points stay below it, so a kernel's 32-bit index passes everything
@@ -45,8 +43,8 @@ END_TEST
 
 void ag_hidden_tests(ag_suite *s)
 {
-    ag_add(s, (ag_spec){.test = hidden_odd_shapes, .points = 1, .hidden = 1, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(hidden_odd_shapes), .points = 1, .hidden = 1, .timeout = 150});
     ag_add(s, (ag_spec){.test = hidden_gpu_odd_regions, .points = 1, .hidden = 1, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = hidden_gpu_large_slab, .points = 1, .hidden = 1, .gpus = 1, .timeout = 450});
+    ag_add(s, (ag_spec){AG_LAUNCHES(hidden_gpu_large_slab), .points = 1, .hidden = 1, .gpus = 1, .timeout = 450});
     ag_add(s, (ag_spec){.test = hidden_gpu_index_past_2_31, .points = 1, .hidden = 1, .gpus = 1, .timeout = 120});
 }

@@ -21,28 +21,62 @@
 #include "wave.h"
 #include "wave_serial.h"
 
-/* --- stage 1: stencil_region_cpu ------------------------------------------ */
+/* --- stages 1 and 2: the region contract, on the CPU and on the GPU -------- */
+
+/* The region contract on one backend, stage 1's stencil_region_cpu or
+ * stage 2's kernel: one body per check, a row per backend. */
+typedef struct {
+    l5_region_fn region;
+    const char *name;
+    int npoints;      /* how many of delta_points (13 x 11 x 20) to try */
+    int more[2][6];   /* deltas in other shapes: dimx, dimy, nz, x, y, z (dimx 0: none) */
+} delta_row;
+
+typedef struct {
+    l5_region_fn region;
+    const char *name;
+    int shapes[3][3]; /* dimx, dimy, S */
+} composition_row;
 
 /* 13 x 11 x 20: no two sizes equal, so an index with dimz or dimy in the
  * wrong place, or swapped axes, moves the delta's neighbours. The points:
  * the middle, and near each x and y edge (the neighbours past the edge must
  * count as 0, not wrap into the next row). */
-START_TEST(stencil_delta)
+static const int delta_points[][3] = {
+    {6, 5, 10}, {1, 1, 8}, {11, 9, 11}, {0, 10, 9}, {12, 0, 12}, {3, 7, 4}, {9, 2, 15},
+};
+
+/* A region of 9 planes writes only plane 4; of 8, nothing. */
+static const delta_row stencil_delta = {
+    stencil_region_cpu, "stencil_region_cpu", 7, {{5, 6, 9, 2, 3, 4}, {5, 6, 8, 2, 3, 4}},
+};
+/* Wider than a block row and taller than a block column. */
+static const delta_row gpu_delta = {l5_gpu_region, "launch_kernel", 5, {{67, 21, 11, 66, 20, 5}}};
+
+START_TEST(region_delta)
 {
-    static const int at[][3] = {{6, 5, 10}, {1, 1, 8}, {11, 9, 11}, {0, 10, 9}, {12, 0, 12}, {3, 7, 4}, {9, 2, 15}};
-    for (size_t p = 0; p < sizeof at / sizeof at[0]; p++)
-        l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 13, 11, 20, at[p][0], at[p][1], at[p][2]);
-    /* a region of 9 planes writes only plane 4; of 8, nothing */
-    l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 5, 6, 9, 2, 3, 4);
-    l5_check_delta(stencil_region_cpu, "stencil_region_cpu", 5, 6, 8, 2, 3, 4);
+    const delta_row *r = ag_test_arg();
+    for (int p = 0; p < r->npoints; p++)
+        l5_check_delta(r->region, r->name, 13, 11, 20, delta_points[p][0], delta_points[p][1], delta_points[p][2]);
+    for (int d = 0; d < 2 && r->more[d][0]; d++) {
+        const int *m = r->more[d];
+        l5_check_delta(r->region, r->name, m[0], m[1], m[2], m[3], m[4], m[5]);
+    }
 }
 END_TEST
 
-START_TEST(stencil_composition)
+static const composition_row stencil_composition = {
+    stencil_region_cpu, "stencil_region_cpu", {{13, 11, 8}, {7, 9, 12}, {16, 3, 21}},
+};
+static const composition_row gpu_composition = {
+    l5_gpu_region, "launch_kernel", {{13, 11, 8}, {70, 37, 40}, {1, 1, 9}},
+};
+
+START_TEST(region_composition)
 {
-    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 13, 11, 8);
-    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 7, 9, 12);
-    l5_check_composition(stencil_region_cpu, "stencil_region_cpu", 16, 3, 21);
+    const composition_row *r = ag_test_arg();
+    for (int c = 0; c < 3; c++)
+        l5_check_composition(r->region, r->name, r->shapes[c][0], r->shapes[c][1], r->shapes[c][2]);
 }
 END_TEST
 
@@ -166,43 +200,34 @@ END_TEST
 /* nreps 0 (the input back), 1 and 2 (a step with and without the swap),
  * odd and even counts (the answer's buffer), 100 (long enough for an error
  * at an edge to spread everywhere). S = 8 is the smallest slab. */
-START_TEST(e2e_three_ranks)
-{
-    ag_run_mpi("lab5_mpi_check", 3, "sendrecv:16x16x32:0,1,2,7,10 sendrecv:9x20x16:1,2 halo", 120);
-}
-END_TEST
+static const ag_launch e2e_three_ranks[] = {
+    {"lab5_mpi_check", 3, "sendrecv:16x16x32:0,1,2,7,10 sendrecv:9x20x16:1,2 halo", 120},
+    {NULL},
+};
 
 /* 40 x 33: halos of 4 planes, 21 kB, above Open MPI's eager limit (4 kB in
  * shared memory): a send is delivered only while its sender drives MPI, so
  * an exchange that does not complete its sends shows (the checker also
  * fails a request never completed, at any size). */
-START_TEST(e2e_four_ranks)
-{
-    ag_run_mpi("lab5_mpi_check", 4, "sendrecv:12x10x24:1,2,100 nonblocking:12x10x24:1,2,7 nonblocking:40x33x24:1,3",
-               120);
-}
-END_TEST
+static const ag_launch e2e_four_ranks[] = {
+    {"lab5_mpi_check", 4, "sendrecv:12x10x24:1,2,100 nonblocking:12x10x24:1,2,7 nonblocking:40x33x24:1,3", 120},
+    {NULL},
+};
 
 /* 13 x 11 x 48: odd sizes, S = 12; internal ranks on both sides */
-START_TEST(e2e_five_ranks)
-{
-    ag_run_mpi("lab5_mpi_check", 5, "sendrecv:13x11x48:0,1,2,7,10 nonblocking:13x11x48:1,2,7", 120);
-}
-END_TEST
+static const ag_launch e2e_five_ranks[] = {
+    {"lab5_mpi_check", 5, "sendrecv:13x11x48:0,1,2,7,10 nonblocking:13x11x48:1,2,7", 120},
+    {NULL},
+};
 
-START_TEST(halo_exchange)
-{
-    ag_run_mpi("lab5_mpi_check", 5, "halo", 120);
-}
-END_TEST
+static const ag_launch halo_exchange[] = {{"lab5_mpi_check", 5, "halo", 120}, {NULL}};
 
 /* The overlap, from the log of each compute rank's calls: S = 10 (not 12,
  * the boundary regions' depth), both exchanges, and barrier counts. */
-START_TEST(overlap_order)
-{
-    ag_run_mpi("lab5_mpi_check", 4, "--order sendrecv:9x7x30:1,3 nonblocking:9x7x30:3", 120);
-}
-END_TEST
+static const ag_launch overlap_order[] = {
+    {"lab5_mpi_check", 4, "--order sendrecv:9x7x30:1,3 nonblocking:9x7x30:3", 120},
+    {NULL},
+};
 
 /* The driver on bad configurations: a message and MPI_Abort, never a hang
  * or a wrong answer. */
@@ -214,58 +239,38 @@ START_TEST(bad_configurations)
 }
 END_TEST
 
-/* --- stage 2 and the CUDA backend, on a GPU host ------------------------------ */
-
-START_TEST(gpu_delta)
-{
-    static const int at[][3] = {{6, 5, 10}, {1, 1, 8}, {11, 9, 11}, {0, 10, 9}, {12, 0, 12}};
-    for (size_t p = 0; p < sizeof at / sizeof at[0]; p++)
-        l5_check_delta(l5_gpu_region, "launch_kernel", 13, 11, 20, at[p][0], at[p][1], at[p][2]);
-    /* wider than a block row and taller than a block column */
-    l5_check_delta(l5_gpu_region, "launch_kernel", 67, 21, 11, 66, 20, 5);
-}
-END_TEST
-
-START_TEST(gpu_composition)
-{
-    l5_check_composition(l5_gpu_region, "launch_kernel", 13, 11, 8);
-    l5_check_composition(l5_gpu_region, "launch_kernel", 70, 37, 40);
-    l5_check_composition(l5_gpu_region, "launch_kernel", 1, 1, 9);
-}
-END_TEST
+/* --- the CUDA backend under mpirun, on a GPU host ---------------------------- */
 
 /* The ranks share the host's GPU(s): rank r on GPU r mod count. */
-START_TEST(gpu_e2e)
-{
-    ag_run_mpi("lab5_mpi_check", 3, "--backend cuda --order sendrecv:16x16x32:0,1,2,7 nonblocking:40x33x32:1,10", 180);
-    ag_run_mpi("lab5_mpi_check", 5, "--backend cuda --order sendrecv:13x11x48:1,2,7,100 nonblocking:13x11x48:2,7", 180);
-}
-END_TEST
+static const ag_launch gpu_e2e[] = {
+    {"lab5_mpi_check", 3, "--backend cuda --order sendrecv:16x16x32:0,1,2,7 nonblocking:40x33x32:1,10", 180},
+    {"lab5_mpi_check", 5, "--backend cuda --order sendrecv:13x11x48:1,2,7,100 nonblocking:13x11x48:2,7", 180},
+    {NULL},
+};
 
 /* One compute rank per GPU. */
-START_TEST(gpu_two_gpus)
-{
-    ag_run_mpi("lab5_mpi_check", 3, "--backend cuda --order sendrecv:96x80x64:1,2,50 nonblocking:96x80x64:3,50", 180);
-}
-END_TEST
+static const ag_launch gpu_two_gpus[] = {
+    {"lab5_mpi_check", 3, "--backend cuda --order sendrecv:96x80x64:1,2,50 nonblocking:96x80x64:3,50", 180},
+    {NULL},
+};
 
 static void register_tests(ag_suite *s)
 {
-    ag_add(s, (ag_spec){.test = stencil_delta, .points = 3});
-    ag_add(s, (ag_spec){.test = stencil_composition, .points = 2});
+    ag_add(s, (ag_spec){AG_ROW(region_delta, stencil_delta), .points = 3});
+    ag_add(s, (ag_spec){AG_ROW(region_composition, stencil_composition), .points = 2});
     ag_add(s, (ag_spec){.test = stencil_aliasing, .points = 1});
     ag_add(s, (ag_spec){.test = stencil_threads, .points = 1});
     ag_add(s, (ag_spec){.test = plan_lecture_numbers, .points = 2});
-    ag_add(s, (ag_spec){.test = e2e_three_ranks, .points = 3, .timeout = 150});
-    ag_add(s, (ag_spec){.test = e2e_four_ranks, .points = 2, .timeout = 150});
-    ag_add(s, (ag_spec){.test = e2e_five_ranks, .points = 3, .timeout = 150});
-    ag_add(s, (ag_spec){.test = halo_exchange, .points = 2, .timeout = 150});
-    ag_add(s, (ag_spec){.test = overlap_order, .points = 2, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(e2e_three_ranks), .points = 3, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(e2e_four_ranks), .points = 2, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(e2e_five_ranks), .points = 3, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(halo_exchange), .points = 2, .timeout = 150});
+    ag_add(s, (ag_spec){AG_LAUNCHES(overlap_order), .points = 2, .timeout = 150});
     ag_add(s, (ag_spec){.test = bad_configurations, .points = 1, .timeout = 120});
-    ag_add(s, (ag_spec){.test = gpu_delta, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu_composition, .points = 2, .gpus = 1, .timeout = 60});
-    ag_add(s, (ag_spec){.test = gpu_e2e, .points = 3, .gpus = 1, .timeout = 400});
-    ag_add(s, (ag_spec){.test = gpu_two_gpus, .points = 1, .gpus = 2, .timeout = 200});
+    ag_add(s, (ag_spec){AG_ROW(region_delta, gpu_delta), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_ROW(region_composition, gpu_composition), .points = 2, .gpus = 1, .timeout = 60});
+    ag_add(s, (ag_spec){AG_LAUNCHES(gpu_e2e), .points = 3, .gpus = 1, .timeout = 400});
+    ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_gpus), .points = 1, .gpus = 2, .timeout = 200});
 }
 
 int main(int argc, char **argv)

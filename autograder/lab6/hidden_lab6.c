@@ -35,17 +35,16 @@ END_TEST
 /* One rank sending to itself (blocking sends at rendezvous size work only
  * because the receives were posted first), and three ranks: pairs with a
  * rank left alone, Fig. 2.6 with 4 blocks. */
-START_TEST(hidden_self_and_three_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 1, "host tq 2 9:1/10:self", 90);
-    ag_run_mpi("lab6_mpi_check", 1, "host baseline 2 9:1/10:self", 90);
-    ag_run_mpi("lab6_mpi_check", 3, "host tq 2 9:1/100:pair 4:1/1000:fig26", 90);
-}
-END_TEST
+static const ag_launch hidden_self_and_three_ranks[] = {
+    {"lab6_mpi_check", 1, "host tq 2 9:1/10:self", 90},
+    {"lab6_mpi_check", 1, "host baseline 2 9:1/10:self", 90},
+    {"lab6_mpi_check", 3, "host tq 2 9:1/100:pair 4:1/1000:fig26", 90},
+    {NULL},
+};
 
 void ag_hidden_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){.test = hidden_partners_more_sizes, .points = 1, .hidden = 1});
     ag_add(s, (ag_spec){.test = hidden_strided_awkward_threads, .points = 1, .hidden = 1});
-    ag_add(s, (ag_spec){.test = hidden_self_and_three_ranks, .points = 2, .hidden = 1, .timeout = 280});
+    ag_add(s, (ag_spec){AG_LAUNCHES(hidden_self_and_three_ranks), .points = 2, .hidden = 1, .timeout = 280});
 }

@@ -389,61 +389,53 @@ END_TEST
 
 /* ---- stage 4, many threads ---- */
 
-START_TEST(taskqueue_27_threads)
-{
-    ag_run_program("lab6_tq_stress", "27 150", 100);
-}
-END_TEST
+static const ag_launch taskqueue_27_threads[] = {
+    {"lab6_tq_stress", 0, "27 150", 100},
+    {NULL},
+};
 
 /* The memory orders the contract names (release posts and notifications,
  * acquire reads, the lock taken with acquire and freed with release), as
  * the code asks for them: on x86 a relaxed order runs like the right one,
  * and ThreadSanitizer misses a lock taken with a relaxed compare-and-swap
  * (autograder/lab6/orders/). */
-START_TEST(taskqueue_memory_orders)
-{
-    ag_run_program("lab6_tq_orders", "", 30);
-}
-END_TEST
+static const ag_launch taskqueue_memory_orders[] = {
+    {"lab6_tq_orders", 0, "", 30},
+    {NULL},
+};
 
-START_TEST(taskqueue_thread_sanitizer)
-{
-    ag_run_program("lab6_tq_stress_tsan", "27 12", 150);
-}
-END_TEST
+static const ag_launch taskqueue_thread_sanitizer[] = {
+    {"lab6_tq_stress_tsan", 0, "27 12", 150},
+    {NULL},
+};
 
 /* ---- stage 3 and 4 end to end on the host backend ---- */
 
-START_TEST(testany_order)
-{
-    ag_run_mpi("lab6_mpi_check", 2, "host testany", 60);
-}
-END_TEST
+static const ag_launch testany_order[] = {
+    {"lab6_mpi_check", 2, "host testany", 60},
+    {NULL},
+};
 
 /* 9 blocks at 1/10 (8 B to 96 kB: eager and rendezvous), 27 at 1/100. */
-START_TEST(baseline_two_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 2, "host baseline 3 9:1/10:pair 27:1/100:pair", 120);
-}
-END_TEST
+static const ag_launch baseline_two_ranks[] = {
+    {"lab6_mpi_check", 2, "host baseline 3 9:1/10:pair 27:1/100:pair", 120},
+    {NULL},
+};
 
-START_TEST(baseline_four_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 4, "host baseline 2 27:1/1000:fig26 9:1/100:ring", 120);
-}
-END_TEST
+static const ag_launch baseline_four_ranks[] = {
+    {"lab6_mpi_check", 4, "host baseline 2 27:1/1000:fig26 9:1/100:ring", 120},
+    {NULL},
+};
 
-START_TEST(taskqueue_two_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 2, "host tq 3 9:1/10:pair 27:1/100:pair", 120);
-}
-END_TEST
+static const ag_launch taskqueue_two_ranks[] = {
+    {"lab6_mpi_check", 2, "host tq 3 9:1/10:pair 27:1/100:pair", 120},
+    {NULL},
+};
 
-START_TEST(taskqueue_four_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 4, "host tq 2 27:1/1000:fig26 9:1/100:ring", 120);
-}
-END_TEST
+static const ag_launch taskqueue_four_ranks[] = {
+    {"lab6_mpi_check", 4, "host tq 2 27:1/1000:fig26 9:1/100:ring", 120},
+    {NULL},
+};
 
 /* ---- stage 5: CUDA ---- */
 
@@ -505,30 +497,27 @@ START_TEST(gpu_coresidency_guard)
 }
 END_TEST
 
-START_TEST(gpu_baseline)
-{
-    ag_run_mpi("lab6_mpi_check", 1, "cuda baseline 3 27:1/1:self:128 9:1/1000:self:16", 120);
+static const ag_launch gpu_baseline[] = {
+    {"lab6_mpi_check", 1, "cuda baseline 3 27:1/1:self:128 9:1/1000:self:16", 120},
     /* two ranks on one GPU: fine for the baseline, whose kernels end */
-    ag_run_mpi("lab6_mpi_check", 2, "cuda baseline 3 27:1/1:pair:128", 120);
-}
-END_TEST
+    {"lab6_mpi_check", 2, "cuda baseline 3 27:1/1:pair:128", 120},
+    {NULL},
+};
 
 /* np = 1 on the self pattern: full Table 4.1 sizes, then 1000 iterations
  * at small sizes as a memory-ordering stress. */
-START_TEST(gpu_taskqueue_self)
-{
-    ag_run_mpi("lab6_mpi_check", 1, "cuda tq 3 27:1/1:self:128 9:1/1:self:128", 120);
-    ag_run_mpi("lab6_mpi_check", 1, "cuda tq 1000 9:1/1000:self:32", 240);
-}
-END_TEST
+static const ag_launch gpu_taskqueue_self[] = {
+    {"lab6_mpi_check", 1, "cuda tq 3 27:1/1:self:128 9:1/1:self:128", 120},
+    {"lab6_mpi_check", 1, "cuda tq 1000 9:1/1000:self:32", 240},
+    {NULL},
+};
 
-START_TEST(gpu_two_ranks)
-{
-    ag_run_mpi("lab6_mpi_check", 2, "cuda baseline 3 27:1/1:pair:128", 120);
-    ag_run_mpi("lab6_mpi_check", 2, "cuda tq 3 27:1/1:pair:128 9:1/10:pair:128", 120);
-    ag_run_mpi("lab6_mpi_check", 2, "cuda tq 1000 9:1/1000:pair:32", 240);
-}
-END_TEST
+static const ag_launch gpu_two_ranks[] = {
+    {"lab6_mpi_check", 2, "cuda baseline 3 27:1/1:pair:128", 120},
+    {"lab6_mpi_check", 2, "cuda tq 3 27:1/1:pair:128 9:1/10:pair:128", 120},
+    {"lab6_mpi_check", 2, "cuda tq 1000 9:1/1000:pair:32", 240},
+    {NULL},
+};
 
 static void register_tests(ag_suite *s)
 {
@@ -539,22 +528,22 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = strided_pack_covers_once, .points = 1});
     ag_add(s, (ag_spec){.test = sample_index, .points = 1});
     ag_add(s, (ag_spec){.test = unpack_check_catches, .points = 2});
-    ag_add(s, (ag_spec){.test = testany_order, .points = 1, .timeout = 70});
-    ag_add(s, (ag_spec){.test = baseline_two_ranks, .points = 2, .timeout = 130});
-    ag_add(s, (ag_spec){.test = baseline_four_ranks, .points = 2, .timeout = 130});
+    ag_add(s, (ag_spec){AG_LAUNCHES(testany_order), .points = 1, .timeout = 70});
+    ag_add(s, (ag_spec){AG_LAUNCHES(baseline_two_ranks), .points = 2, .timeout = 130});
+    ag_add(s, (ag_spec){AG_LAUNCHES(baseline_four_ranks), .points = 2, .timeout = 130});
     ag_add(s, (ag_spec){.test = taskqueue_one_thread, .points = 2});
     ag_add(s, (ag_spec){.test = notification_bits, .points = 1});
     ag_add(s, (ag_spec){.test = memcpy_state_machine, .points = 1});
-    ag_add(s, (ag_spec){.test = taskqueue_27_threads, .points = 2, .timeout = 110});
-    ag_add(s, (ag_spec){.test = taskqueue_thread_sanitizer, .points = 1, .timeout = 160});
-    ag_add(s, (ag_spec){.test = taskqueue_memory_orders, .points = 1, .timeout = 40});
-    ag_add(s, (ag_spec){.test = taskqueue_two_ranks, .points = 3, .timeout = 130});
-    ag_add(s, (ag_spec){.test = taskqueue_four_ranks, .points = 2, .timeout = 130});
+    ag_add(s, (ag_spec){AG_LAUNCHES(taskqueue_27_threads), .points = 2, .timeout = 110});
+    ag_add(s, (ag_spec){AG_LAUNCHES(taskqueue_thread_sanitizer), .points = 1, .timeout = 160});
+    ag_add(s, (ag_spec){AG_LAUNCHES(taskqueue_memory_orders), .points = 1, .timeout = 40});
+    ag_add(s, (ag_spec){AG_LAUNCHES(taskqueue_two_ranks), .points = 3, .timeout = 130});
+    ag_add(s, (ag_spec){AG_LAUNCHES(taskqueue_four_ranks), .points = 2, .timeout = 130});
     ag_add(s, (ag_spec){.test = gpu_pack_unpack, .points = 2, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = gpu_coresidency_guard, .points = 1, .gpus = 1, .timeout = 30});
-    ag_add(s, (ag_spec){.test = gpu_baseline, .points = 2, .gpus = 1, .timeout = 250});
-    ag_add(s, (ag_spec){.test = gpu_taskqueue_self, .points = 3, .gpus = 1, .timeout = 370});
-    ag_add(s, (ag_spec){.test = gpu_two_ranks, .points = 3, .gpus = 2, .timeout = 490});
+    ag_add(s, (ag_spec){AG_LAUNCHES(gpu_baseline), .points = 2, .gpus = 1, .timeout = 250});
+    ag_add(s, (ag_spec){AG_LAUNCHES(gpu_taskqueue_self), .points = 3, .gpus = 1, .timeout = 370});
+    ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_ranks), .points = 3, .gpus = 2, .timeout = 490});
 }
 
 int main(int argc, char **argv)

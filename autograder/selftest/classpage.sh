@@ -14,9 +14,7 @@ cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=autograder/selftest/lib.sh
 . autograder/selftest/lib.sh
 
-OUT=$(pwd)/build/selftest/classpage
-fresh_dir "$OUT" class
-T0=$(date +%s)
+suite_start classpage class
 sandbox_runs "class page: the sandbox cannot run here, so no class is graded" || exit 0
 
 # ---- the class: 7 lab 1 submissions ----
@@ -35,7 +33,7 @@ autograder/grade -j 2 --wall 120 -o "$OUT/grades" 1 "$OUT/class" >"$OUT/grade.lo
 rc=$?
 PAGE=$OUT/grades/class.html
 [ "$rc" = 0 ] && [ -s "$PAGE" ] && grep -q "class.html" "$OUT/grade.log" &&
-    pass "class page: make grade wrote class.html and said where ($(($(date +%s) - T0)) s for 7 submissions)" ||
+    pass "class page: make grade wrote class.html and said where ($(suite_seconds) s for 7 submissions)" ||
     { fail "class page: no class.html after grading (status $rc, see $OUT/grade.log)"; exit 0; }
 
 # ---- the similarity report, then the page again with its pairs ----
@@ -70,5 +68,5 @@ else
         pass "class page: Chromium ($(chromium --version 2>/dev/null | awk 'NR == 1 { print $2 }')) drew it: $SHOT, $dims, $((size / 1024)) KiB" ||
         fail "class page: Chromium's screenshot is not a drawn page ($dims, $size bytes; see $OUT/chromium.log)"
 fi
-echo "class page suite: $(($(date +%s) - T0)) s in all"
+echo "class page suite: $(suite_seconds) s in all"
 summary >/dev/null

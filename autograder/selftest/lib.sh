@@ -20,6 +20,19 @@ fresh_dir() {
     rm -rf "$dir" && mkdir -p "$dir" "${@/#/$dir/}"
 }
 
+# suite_start NAME [SUB...]: a suite's scratch folder OUT (absolute:
+# build/selftest/NAME, emptied, with empty subfolders SUB) and its start
+# time, for suite_seconds.
+suite_start() {
+    OUT=$(pwd)/build/selftest/$1
+    shift
+    fresh_dir "$OUT" "$@"
+    SUITE_T0=$(date +%s)
+}
+
+# suite_seconds: the seconds since suite_start.
+suite_seconds() { echo $(($(date +%s) - SUITE_T0)); }
+
 # sandbox_runs WHAT: whether the grading sandbox runs here (its probe's
 # words in SANDBOX_PROBE); if not, a skip line "WHAT: the probe's reason",
 # and the suite ends (exit 0) by its caller.

@@ -16,9 +16,7 @@ cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=autograder/selftest/lib.sh
 . autograder/selftest/lib.sh
 
-OUT=$(pwd)/build/selftest/sched
-fresh_dir "$OUT" bin
-T0=$(date +%s)
+suite_start sched bin
 BUILD=(BUILD="$OUT/lab1" KIT_BUILD="$OUT/kit1")
 make --no-print-directory -f common/mk/lab.mk LAB=1 IMPL=reference "${BUILD[@]}" all >"$OUT/build.log" 2>&1 ||
     { fail "sched: lab 1's reference does not build (see $OUT/build.log)"; exit 0; }
@@ -130,5 +128,5 @@ if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [[ "$last" == *"the scheduler refused t
 else
     fail "sched: the refused job: status $rc, last line '$last' (see $OUT/refused.log)"
 fi
-echo "sched suite: $(($(date +%s) - T0)) s in all"
+echo "sched suite: $(suite_seconds) s in all"
 summary >/dev/null

@@ -13,10 +13,7 @@ cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=autograder/selftest/lib.sh
 . autograder/selftest/lib.sh
 
-OUT=$(pwd)/build/selftest/slurm
-T0=$(date +%s)
-
-fresh_dir "$OUT"
+suite_start slurm
 
 # ---- the cluster ----
 # shellcheck source=autograder/selftest/slurm_cluster.sh
@@ -117,5 +114,5 @@ fi
 leftovers=$(find "$OUT/slurm" -name '*.tmp.*' 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left in the output" || fail "temporary files left: $leftovers"
 
-echo "slurm suite: $(($(date +%s) - T0)) s in all"
+echo "slurm suite: $(suite_seconds) s in all"
 summary >/dev/null

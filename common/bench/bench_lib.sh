@@ -17,8 +17,10 @@
 #
 # A lab's bench.sh (every lab's follows it; lab 1 is the smallest):
 #   . "$(dirname "$0")/../../common/bench/bench_lib.sh"; bench_setup N
+#   bench_knob SIZES "32 64" "16 32 64 128"   (one line per knob)
 #   bench_build "$BENCH_OUT/opt"
-#   for each run: echo "KEYS... $(bench_status "$wrong") VALUES..." >>"$raw"
+#   points=(...); bench_run_points "$raw" measure, where measure prints a
+#     run's line "KEYS... $(bench_status "$wrong") VALUES..."
 #   bench_medians NKEYS <"$raw" | awk "$BENCH_AWK"'...peak check, CSV with a status column...'
 #   awk "$BENCH_AWK"'... show(label, status, figures) ...' "$csv"   (the screen)
 #   plots keep the rows whose status is ok; last line: bench_finish "$csv"
@@ -48,6 +50,22 @@ bench_setup() {
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}
     mkdir -p "$BENCH_OUT"
+}
+
+# bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL.
+bench_quick() { if [ "$BENCH_QUICK" = 1 ]; then echo "$1"; else echo "$2"; fi; }
+
+# bench_knob NAME QUICK FULL: the lab's knob NAME (a variable of its
+# bench.sh) is BENCH_NAME where the environment sets it (empty too: an
+# empty list), else bench_quick QUICK FULL. One line per knob shows its
+# name and both of its values.
+bench_knob() {
+    local env=BENCH_$1
+    if [ -n "${!env+set}" ]; then
+        printf -v "$1" '%s' "${!env}"
+    else
+        printf -v "$1" '%s' "$(bench_quick "$2" "$3")"
+    fi
 }
 
 # bench_mpirun [VAR | VAR=value ...]: BENCH_MPIRUN, the one way the
@@ -98,6 +116,24 @@ bench_progress() {
     [ -t 1 ] || return 0
     printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
     if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
+}
+
+# bench_run_points RAW CMD [ARG...]: every entry of the array `points`
+# measured REPEATS times, round by round (all points, then all again: a
+# point's repeats spread over the run, not back to back), as
+# `CMD ARG... WORDS` with the point's words; CMD's output is appended to
+# RAW (bench_medians reads it), with bench_progress.
+bench_run_points() {
+    # shellcheck disable=SC2154 # points is the calling script's
+    local raw=$1 total=$((${#points[@]} * REPEATS)) p
+    shift
+    for _ in $(seq "$REPEATS"); do
+        for p in "${points[@]}"; do
+            # shellcheck disable=SC2086 # a point is its words
+            "$@" $p >>"$raw"
+            bench_progress "$total"
+        done
+    done
 }
 
 # The cores this process may use, whatever OMP_NUM_THREADS says (nproc

@@ -20,17 +20,15 @@
 . "$(dirname "$0")/../../common/bench/bench_lib.sh"
 bench_setup 1
 
-if [ "$BENCH_QUICK" = 1 ]; then
-    q_sizes="32 64" q_o0="32" q_big="" q_blocks="16 32" q_block_n=64 q_repeats=1 q_min_t=0.02
-fi
-SIZES=${BENCH_SIZES:-${q_sizes:-"16 32 64 128 256 512 1024"}}
-O0_SIZES=${BENCH_O0_SIZES:-${q_o0:-"16 64 256 512"}}
-BIG_SIZES=${BENCH_BIG_SIZES-${q_big-"2048 4096"}}
-BLOCKS=${BENCH_BLOCKS:-${q_blocks:-"8 16 32 48 64 96 128 192 256 384 512 1024"}}
-BLOCK_N=${BENCH_BLOCK_N:-${q_block_n:-1024}}
-REPEATS=${BENCH_REPEATS:-${q_repeats:-3}}
-BEST_BS=${BENCH_BEST_BS:-256}
-export MFLOPS_MIN_T=${MFLOPS_MIN_T:-${q_min_t:-0.3}}
+#          knob      BENCH_QUICK=1  full
+bench_knob SIZES     "32 64"        "16 32 64 128 256 512 1024"
+bench_knob O0_SIZES  "32"           "16 64 256 512"
+bench_knob BIG_SIZES ""             "2048 4096"
+bench_knob BLOCKS    "16 32"        "8 16 32 48 64 96 128 192 256 384 512 1024"
+bench_knob BLOCK_N   64             1024
+bench_knob REPEATS   1              3
+bench_knob BEST_BS   256            256
+export MFLOPS_MIN_T=${MFLOPS_MIN_T:-$(bench_quick 0.02 0.3)}
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 VARIANTS="lib nat mnk mkn nmk nkm kmn knm blk"
 
@@ -86,15 +84,10 @@ for n in $O0_SIZES; do for v in $VARIANTS; do point O0 "$v" "$n" "$([ "$v" = blk
 for bs in $BLOCKS; do point bs-sweep blk "$BLOCK_N" "$bs"; done
 point bs-sweep lib "$BLOCK_N"
 
+# measure BUILD TYPE N BS: a point's line, "BUILD TYPE N BS STATUS kB Mflop/s"
+measure() { echo "$1 $2 $3 $4 $(one "$1" "$2" "$3" "${4#-}")"; }
 raw=$(mktemp)
-total=$((${#points[@]} * REPEATS))
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        read -r build type n bs <<<"$p"
-        echo "$build $type $n $bs $(one "$build" "$type" "$n" "${bs#-}")" >>"$raw"
-        bench_progress "$total"
-    done
-done
+bench_run_points "$raw" measure
 
 # The medians, a rate above the core's peak marked, as the CSV (an invalid
 # row keeps its status, not its figure).

@@ -24,17 +24,15 @@ bench_setup 2
 cores=$(bench_cores)
 default_threads=1
 for t in 2 4 8 16 32 64; do [ "$t" -le "$cores" ] && default_threads="$default_threads $t"; done
-if [ "$BENCH_QUICK" = 1 ]; then
-    q_threads="1 2" q_sizes="16 24" q_big=32 q_gs="16 24" q_mandel="256 256 200" q_copy=16 q_repeats=1 q_work=2e6
-fi
-THREADS=${BENCH_THREADS:-${q_threads:-$default_threads}}
-SIZES=${BENCH_SIZES:-${q_sizes:-"32 64 128 256"}}
-BIG_N=${BENCH_BIG_N:-${q_big:-400}}
-GS_SIZES=${BENCH_GS_SIZES:-${q_gs:-"64 128 256"}}
-MANDEL=${BENCH_MANDEL:-${q_mandel:-"1536 1536 1000"}}
-COPY_MIB=${BENCH_COPY_MIB:-${q_copy:-1024}}
-REPEATS=${BENCH_REPEATS:-${q_repeats:-3}}
-WORK=${BENCH_WORK:-${q_work:-3e8}}
+#          knob     BENCH_QUICK=1  full
+bench_knob THREADS  "1 2"          "$default_threads"
+bench_knob SIZES    "16 24"        "32 64 128 256"
+bench_knob BIG_N    32             400
+bench_knob GS_SIZES "16 24"        "64 128 256"
+bench_knob MANDEL   "256 256 200"  "1536 1536 1000"
+bench_knob COPY_MIB 16             1024
+bench_knob REPEATS  1              3
+bench_knob WORK     2e6            3e8
 max_t=$(tr ' ' '\n' <<<"$THREADS" | sort -n | awk '{ t = $1 } END { print t }')
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores} OMP_DYNAMIC=false
 # Every run checks its result (the drivers compare with the kit's
@@ -106,14 +104,7 @@ one() {
 }
 
 raw=$(mktemp)
-total=$((${#points[@]} * REPEATS))
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        # shellcheck disable=SC2086 # a point is its words
-        one $p >>"$raw"
-        bench_progress "$total"
-    done
-done
+bench_run_points "$raw" one
 
 # The medians of the repeats of each point, a rate above the cores' peak
 # marked; an invalid row keeps its status, not its figures.

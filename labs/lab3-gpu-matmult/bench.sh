@@ -34,17 +34,16 @@
 . "$(dirname "$0")/../../common/bench/bench_lib.sh"
 bench_setup 3
 
-if [ "$BENCH_QUICK" = 1 ]; then
-    q_sizes="256 512" q_gpu1="32 64" q_counts="2" q_alt="" q_n=512 q_repeats=1 q_min_t=0.05
-fi
-SIZES=${BENCH_SIZES:-${q_sizes:-"256 512 1024 2048 4096 8192"}}
-GPU1_SIZES=${BENCH_GPU1_SIZES:-${q_gpu1:-"32 64 128 256"}}
-GPU4_COUNTS=${BENCH_GPU4_COUNTS:-${q_counts:-"2 4 8 16"}}
-ALT_BUILDS=${BENCH_ALT_BUILDS-${q_alt-"gpu5_tile_k16:gpu5:-DGPU5_TILE_K=16 gpu5_tile_k32:gpu5:-DGPU5_TILE_K=32 gpu6_cuda_cores:gpu6:-DGPU6_CUDA_CORES"}}
-ALT_N=${BENCH_ALT_N:-${q_n:-4096}}
-GOAL_N=${BENCH_GOAL_N:-${q_n:-4096}}
-REPEATS=${BENCH_REPEATS:-${q_repeats:-3}}
-export MFLOPS_MIN_T=${MFLOPS_MIN_T:-${q_min_t:-0.3}}
+#          knob        BENCH_QUICK=1  full
+bench_knob SIZES       "256 512"      "256 512 1024 2048 4096 8192"
+bench_knob GPU1_SIZES  "32 64"        "32 64 128 256"
+bench_knob GPU4_COUNTS 2              "2 4 8 16"
+bench_knob ALT_BUILDS  "" \
+    "gpu5_tile_k16:gpu5:-DGPU5_TILE_K=16 gpu5_tile_k32:gpu5:-DGPU5_TILE_K=32 gpu6_cuda_cores:gpu6:-DGPU6_CUDA_CORES"
+bench_knob ALT_N       512            4096
+bench_knob GOAL_N      512            4096
+bench_knob REPEATS     1              3
+export MFLOPS_MIN_T=${MFLOPS_MIN_T:-$(bench_quick 0.05 0.3)}
 VARIANTS="lib gpu2 gpu3 gpu4 gpu5 gpu6 gpulib"
 
 if [ "$(bench_gpu_count)" = 0 ]; then
@@ -93,16 +92,9 @@ points=()
 for n in $SIZES; do for v in $VARIANTS; do points+=("opt $v $n"); done; done
 for n in $GPU1_SIZES; do points+=("opt gpu1 $n"); done
 for a in "${alts[@]}"; do IFS=: read -r name v _ <<<"$a"; points+=("$name $v $ALT_N"); done
-total=$((${#points[@]} * REPEATS))
-done_=0
-for _ in $(seq "$REPEATS"); do
-    for p in "${points[@]}"; do
-        read -r build type n <<<"$p"
-        echo "$build $type $n $(one "$build" "$type" "$n")" >>"$raw"
-        done_=$((done_ + 1))
-        if [ $((done_ % 25)) = 0 ]; then echo "  $done_/$total runs"; fi
-    done
-done
+# measure BUILD TYPE N: a point's line, "BUILD TYPE N" and one's figures
+measure() { echo "$1 $2 $3 $(one "$1" "$2" "$3")"; }
+bench_run_points "$raw" measure
 
 # Median of each column over the repeats of each point; derived rates; a
 # rate above the peak marked; an invalid row keeps its status, not its

@@ -27,15 +27,13 @@
 . "$(dirname "$0")/../../common/bench/bench_lib.sh"
 bench_setup 4
 
-if [ "$BENCH_QUICK" = 1 ]; then
-    q_sizes="64 128" q_reps=1 q_strong=128 q_weak=96 q_points=400000000
-fi
-SIZES=${BENCH_SIZES:-${q_sizes:-"128 256 384 512 768 1024"}}
-SCALING_REPEATS=${BENCH_SCALING_REPEATS:-${q_reps:-3}}
-STRONG_N=${BENCH_STRONG_N:-${q_strong:-1024}}
-WEAK_N=${BENCH_WEAK_N:-${q_weak:-645}}
-REPEATS=${BENCH_REPEATS:-${q_reps:-5}}
-POINTS=${BENCH_POINTS:-${q_points:-40000000000}}
+#          knob            BENCH_QUICK=1  full
+bench_knob SIZES           "64 128"       "128 256 384 512 768 1024"
+bench_knob SCALING_REPEATS 1              3
+bench_knob STRONG_N        128            1024
+bench_knob WEAK_N          96             645
+bench_knob REPEATS         1              5
+bench_knob POINTS          400000000      40000000000
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
 
 gpus=$(bench_gpu_count)

@@ -178,15 +178,11 @@ static int host_synchronize(void)
     return atomic_load(&job.failed) ? -1 : 0;
 }
 
+/* One line per job: the device (and the wait for it), shared memory, the
+ * taskqueue's arrays, the launches. */
 const halo_backend halo_host_backend = {
-    .name = "host",
-    .init = host_init,
-    .alloc_shared = host_alloc_shared,
-    .free_shared = host_free_shared,
-    .tq_init = host_tq_init,
-    .tq_free = host_tq_free,
-    .launch_pack = host_launch_pack,
-    .launch_unpack = host_launch_unpack,
-    .launch_tq = host_launch_tq,
-    .synchronize = host_synchronize,
+    .name = "host", .init = host_init, .synchronize = host_synchronize,
+    .alloc_shared = host_alloc_shared, .free_shared = host_free_shared,
+    .tq_init = host_tq_init, .tq_free = host_tq_free,
+    .launch_pack = host_launch_pack, .launch_unpack = host_launch_unpack, .launch_tq = host_launch_tq,
 };
