@@ -21,7 +21,9 @@
 #include <json-c/json.h>
 
 #include "alloc.h"
+#include "checker/stuck.h"
 #include "gpu.h"
+#include "hints.h"
 #include "poisson.h"
 #include "random.h"
 #include "sanitizer_report.h"
@@ -49,6 +51,19 @@ static void exit_through_completion_code(void)
 {
     fflush(NULL);
     _exit(completion_code);
+}
+
+/* Where a test that never returns was stuck (checker/stuck.h): its
+ * process records its stack a little before Check's limit ends it, into
+ * stuck_path, and a checker program's ranks theirs when its run is ended
+ * (run_logged ends it before that limit: test_deadline). */
+static char stuck_dir[32], stuck_path[320];
+static double stuck_after, test_deadline;
+
+static void arm_stuck_record(void)
+{
+    stuck_setup(stuck_path);
+    stuck_arm_timer(stuck_after);
 }
 
 void ag_add(ag_suite *suite, ag_spec spec)
@@ -293,6 +308,22 @@ static void collect_results(SRunner *sr, const ag_suite *suite, ag_result *res, 
     free(trs);
 }
 
+/* A test that ran out of time: where its process was stuck, from its
+ * record (a test whose time ran out in a checker program's run says it in
+ * its own message); 0 when there is none. */
+static int name_stuck_place(char *message, size_t len)
+{
+    char exe[PATH_MAX], where[600];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    int named = n > 0 && stuck_describe(stuck_path, exe, where, sizeof where);
+    if (named) {
+        size_t used = strlen(message);
+        snprintf(message + used, len - used, "; %s", where);
+    }
+    return named;
+}
+
 /* A test that ran out of time: name the student functions it tests, from
  * the lab's call rules (AG_CALLS_CONF, lines "FUNCTION tests GLOB..."), so
  * that the line says where to look for the loop that never ends. */
@@ -441,6 +472,9 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     Suite *cs = suite_create(lab);
     SRunner *sr = srunner_create(cs);
     ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
+    strcpy(stuck_dir, "/tmp/ag_stuck_XXXXXX");
+    if (!mkdtemp(stuck_dir))
+        stuck_dir[0] = '\0'; /* TIMEOUT lines name the tested functions only */
     double t0 = wall_time();
     int not_run = 0;
     const char *hung_test = NULL;
@@ -455,10 +489,10 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             not_run++;
             continue;
         }
-        if (res[i].status == AG_PENDING && budgeted && hang_budget < 1 && held++) {
+        if (res[i].status == AG_PENDING && budgeted && hang_budget < 5 && held++) {
             res[i].status = AG_HELD;
             snprintf(res[i].message, sizeof res[i].message, "as the test above");
-        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 1) {
+        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 5) {
             res[i].status = AG_HELD;
             snprintf(res[i].message, sizeof res[i].message,
                      "slow tests that did not pass, up to %s above, took the %s s make check gives them "
@@ -467,12 +501,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                      hung_test, budget_env, sp->test->name);
         } else if (res[i].status == AG_PENDING) {
             double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
-            if (budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget)
+            int cut = budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget;
+            if (cut)
                 limit = hang_budget / multiplier;
             TCase *tc = tcase_create(sp->test->name);
             tcase_set_timeout(tc, limit);
+            snprintf(stuck_path, sizeof stuck_path, "%s/%s", stuck_dir, sp->test->name);
+            test_deadline = wall_time() + limit * multiplier;
+            stuck_after = limit * multiplier - (limit * multiplier > 10 ? 1 : 0.1 * limit * multiplier);
             if (forking) {
-                tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
+                tcase_add_checked_fixture(tc, stuck_dir[0] ? arm_stuck_record : NULL, exit_through_completion_code);
                 tcase_add_exit_test(tc, sp->test, completion_code);
             } else {
                 tcase_add_test(tc, sp->test);
@@ -482,14 +520,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             srunner_run(sr, lab, sp->test->name, CK_SILENT);
             collect_results(sr, &suite, res, i, limit * multiplier);
             /* A failure found in seconds is not a hang: only a test that
-             * did not pass after 5 s or more draws on the budget. */
+             * did not pass after 5 s or more draws on the budget, or one
+             * that had only what was left of it (its limit cut). */
             double took = wall_time() - started;
-            if (res[i].status != AG_PASS && budgeted && took >= 5) {
+            if (res[i].status != AG_PASS && budgeted && (took >= 5 || cut)) {
                 hang_budget -= took;
                 hung_test = sp->test->name;
             }
-            if (res[i].status == AG_TIMEOUT)
+            if (res[i].status == AG_TIMEOUT && !name_stuck_place(res[i].message, sizeof res[i].message))
                 name_hung_functions(sp->test->name, res[i].message, sizeof res[i].message);
+            unlink(stuck_path);
             lost_before |= res[i].status != AG_PASS;
         }
         max_score += sp->points;
@@ -527,6 +567,8 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
            errors);
     srunner_free(sr);
     ag_sanitizer_cleanup();
+    if (stuck_dir[0])
+        rmdir(stuck_dir);
     return failed > 0 ? 1 : 0;
 }
 
@@ -592,14 +634,9 @@ static void assert_array_eq(const double *expected, const double *got, const siz
     char tolbuf[48] = "";
     if (tol >= 0)
         snprintf(tolbuf, sizeof tolbuf, " %.3g", tol);
-    /* Every wrong element a few rounding steps off: right formula, but the
-     * additions in another order than the one prescribed (or contracted
-     * into fused multiply-adds). */
     const char *hint = isnan(got[first]) && !isnan(expected[first])
                            ? " (the output was filled with NaN before the call: never written?)"
-                       : worst_rel < 1e-6 ? " (close but not equal everywhere: the same numbers, "
-                                            "another order of additions?)"
-                                          : "";
+                           : ag_order_hint(worst_rel, AG_CLOSE_DOUBLE);
     ck_abort_msg("%s: element %s expected %.17g, got %.17g%s; %zu of %zu elements (%s) not equal %s%s; "
                  "largest error %.3g at %s",
                  context, at, expected[first], got[first], hint, wrong, n, shape, how, tolbuf, worst_err,
@@ -683,7 +720,7 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
  * checker program says it reached the end of its checks (see
  * autograder/checker/completion.h), with the token drawn for this run. */
 typedef struct {
-    char log[32], report[32], token[40];
+    char log[32], report[32], token[40], stuck[32];
 } ag_run_files;
 
 /* A fresh token of 128 random bits, in hex: the checker programs' form of
@@ -720,6 +757,18 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     draw_token(f->token, sizeof f->token);
     setenv("AG_CHECKER_TOKEN", f->token, 1);
     setenv("AG_CHECKER_REPORT", f->report, 1);
+    /* The ranks record where they are when the run is ended (a hang). */
+    strcpy(f->stuck, "/tmp/ag_where_XXXXXX");
+    setenv("AG_CHECKER_STUCK", mkdtemp(f->stuck) ? f->stuck : "", 1);
+    /* A run ends before its test's time limit, so that the test, not
+     * Check, says what happened (and where it was stuck), and no rank is
+     * left running. */
+    int left = (int)(test_deadline - wall_time()) - 3;
+    if (test_deadline > 0 && left < seconds)
+        seconds = left > 1 ? left : 1;
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", seconds);
+    setenv("AG_CHECKER_SECONDS", limit, 1);
     if (np > 0) {
         /* Open MPI 4 will not start without an ssh or rsh to launch daemons
          * on other hosts, even when every rank runs on this one (it then
@@ -729,13 +778,16 @@ static int run_logged(const char *program, int np, const char *args, int seconds
         /* NCCL's NVLink multicast stays off on the kit's GPU hosts; the
          * checker's token and report reach every rank. */
         snprintf(mpirun, sizeof mpirun,
-                 "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT",
+                 "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT "
+                 "-x AG_CHECKER_STUCK -x AG_CHECKER_SECONDS",
                  geteuid() == 0 ? "--allow-run-as-root" : "", np);
     }
     snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, f->log);
     int status = system(cmd);
     unsetenv("AG_CHECKER_TOKEN");
     unsetenv("AG_CHECKER_REPORT");
+    unsetenv("AG_CHECKER_STUCK");
+    unsetenv("AG_CHECKER_SECONDS");
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -743,6 +795,8 @@ static void remove_run_files(const ag_run_files *f)
 {
     unlink(f->log);
     unlink(f->report);
+    char where[8];
+    stuck_describe_all(f->stuck, NULL, where, sizeof where); /* removes what is left */
 }
 
 /* The ranks (of np, or the one process for np = 0) that did not report
@@ -791,8 +845,16 @@ static void run_expecting_success(const char *program, int np, const char *args,
     char out[1500], name[512], missing[128] = "";
     int rc = run_logged(program, np, args, seconds, &f);
     int unreported = rc == 0 ? unreported_ranks(&f, np, missing, sizeof missing) : 0;
-    if (rc != 0 || unreported)
+    char where[700] = "", exe[PATH_MAX];
+    if (rc != 0 || unreported) {
         mpi_log_excerpt(f.log, out, sizeof out);
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        if (n > 0 && strrchr(exe, '/'))
+            snprintf(strrchr(exe, '/') + 1, sizeof exe - (size_t)(strrchr(exe, '/') + 1 - exe), "%s", program);
+        if (stuck_describe_all(f.stuck, exe, where + 2, sizeof where - 2))
+            memcpy(where, "; ", 2);
+    }
     remove_run_files(&f);
     run_name(name, sizeof name, program, np, args);
     char who[160] = "the program";
@@ -804,9 +866,9 @@ static void run_expecting_success(const char *program, int np, const char *args,
                      name, who, out);
     if (rc == 0)
         return;
-    ck_abort_msg("%s %s (exit status %d):\n%s", name,
+    ck_abort_msg("%s %s (exit status %d)%s:\n%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
-                 out);
+                 where, out);
 }
 
 void ag_run_mpi(const char *program, int np, const char *args, int seconds)
