@@ -44,11 +44,16 @@
  * as its test ends; the closing summary line, in Check's format, counts
  * those lines (a skip is not a check).
  * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
- * not pass after 5 s or more have taken S seconds in all, the rest are NOT
- * RUN, and after the first such test the others' limits are cut to what is
- * left, so that one endless loop costs a student about a minute.
- * AG_CALLS_CONF=FILE (make check): a TIMEOUT line names the functions that
- * the calls.conf's "tests" lines map to that test.
+ * not pass after 5 s or more (or with a limit cut to what was left) have
+ * taken all but 5 s of S seconds, the rest are NOT RUN, and after the first
+ * such test the others' limits are cut to what is left, so that one
+ * endless loop costs a student about a minute.
+ * A TIMEOUT line names the function the test was stuck in, with its file
+ * and line (autograder/checker/stuck.h: the test's process records its
+ * stack shortly before the limit); failing that, with AG_CALLS_CONF=FILE
+ * (make check), the functions that the calls.conf's "tests" lines map to
+ * that test. A checker program's run (ag_run_mpi, ag_run_program) ends 3 s
+ * before its test's limit, so that the test says where each rank was.
  * CK_DEFAULT_TIMEOUT and CK_TIMEOUT_MULTIPLIER scale the time limits as in
  * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
 #ifndef KIT_GRADER_H
@@ -86,7 +91,9 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
  * for a vector) and fails the running test, once, with a message naming the
  * first wrong element, its expected and actual values, how many elements are
  * wrong and the largest error, prefixed by the context (e.g. "matmult_mkn,
- * m=17 n=13 k=11"). tol < 0 demands exact equality (got == expected, so
+ * m=17 n=13 k=11"), and a hint where every wrong element is a few rounding
+ * steps off (hints.h). For an iterative solver's result, grid_steps.h's
+ * ag_assert_grid_steps also says "one step behind?". tol < 0 demands exact equality (got == expected, so
  * -0 equals +0); otherwise |got - expected| <= tol. NaN or Inf where a finite value is expected is
  * always wrong. */
 void ag_assert_matrix_eq(const double *expected, const double *got, size_t rows, size_t cols,

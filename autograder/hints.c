@@ -1,5 +1,6 @@
 /* Hints for a wrong result whose numbers alone do not say what went
- * wrong: see hints.h. */
+ * wrong: see hints.h. No libm (fabs and isfinite are built in): the
+ * checker programs link this file without -lm. */
 #include "hints.h"
 
 #include <math.h>
@@ -12,20 +13,28 @@ const char *ag_order_hint(double worst_rel, double close)
                : "";
 }
 
-double ag_worst_rel_float(const float *want, const float *got, size_t n)
+/* Element i of an array of floats or of doubles, as a double. */
+static double at(const void *a, size_t i, int floats)
 {
-    double scale = 0, worst = 0;
-    for (size_t i = 0; i < n; i++)
-        scale = fmax(scale, fabs((double)want[i]));
+    return floats ? (double)((const float *)a)[i] : ((const double *)a)[i];
+}
+
+static double worst_rel(const void *want, const void *got, size_t n, int floats)
+{
+    double worst = 0, scale = 0;
     for (size_t i = 0; i < n; i++) {
-        double err = fabs((double)got[i] - (double)want[i]);
-        if (!isfinite(err) && isfinite(want[i]))
+        double w = at(want, i, floats), err = fabs(at(got, i, floats) - w);
+        if (!isfinite(err) && isfinite(w))
             return INFINITY;
-        if (isfinite(err))
-            worst = fmax(worst, err);
+        scale = fabs(w) > scale ? fabs(w) : scale;
+        worst = isfinite(err) && err > worst ? err : worst;
     }
     return scale > 0 ? worst / scale : worst > 0 ? INFINITY : 0;
 }
+
+double ag_worst_rel_float(const float *want, const float *got, size_t n) { return worst_rel(want, got, n, 1); }
+
+double ag_worst_rel_double(const double *want, const double *got, size_t n) { return worst_rel(want, got, n, 0); }
 
 int ag_equal_doubles(const double *want, const double *got, size_t n, double tol)
 {

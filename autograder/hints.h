@@ -31,9 +31,10 @@
  * when 0 < worst_rel < close, else "". */
 const char *ag_order_hint(double worst_rel, double close);
 
-/* The largest |got - want| over n floats, relative to the largest |want|
+/* The largest |got - want| over n floats (or doubles), relative to the largest |want|
  * (infinite where got is NaN or infinite and want is not). */
 double ag_worst_rel_float(const float *want, const float *got, size_t n);
+double ag_worst_rel_double(const double *want, const double *got, size_t n);
 
 /* Whether got equals want in every element: within tol (tol < 0: exactly,
  * -0 equal to +0); NaN equals nothing. */

@@ -184,6 +184,9 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
         if (func[0] == '?' || (file[0] == '?' && frame > 0) || !strncmp(file, "autograder/", 11) ||
             strstr(file, "/autograder/"))
             continue;
+        char *omp = strstr(func, "._omp_fn."); /* GCC's name for a function's OpenMP region */
+        if (omp && (size_t)(omp - func) + sizeof " (its OpenMP region)" <= sizeof func)
+            strcpy(omp, " (its OpenMP region)");
         const char *lead = named ? (named == 1 ? ", called from " : ", ") : waiting[0] ? ", called from " : "stuck in ";
         if (!named && waiting[0])
             at += (size_t)snprintf(out, cap, "waiting in %s", waiting);
