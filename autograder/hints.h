@@ -20,9 +20,11 @@
 
 /* Below these largest relative errors a wrong result is "the same
  * numbers": for doubles (grader.c: each wrong element against its expected
- * value) far below any wrong formula's error; for floats (lab 5's wave:
- * against the field's largest value, ag_worst_rel_float) about 800 ulps,
- * room for a rounding difference that a few time steps carry on. */
+ * value, or against the largest expected value, as a sum's rounding is of
+ * the size of its terms) far below any wrong formula's error; for floats
+ * (lab 5's wave: against the field's largest value, ag_worst_rel_float)
+ * about 800 ulps, room for a rounding difference that a few time steps
+ * carry on. */
 #define AG_CLOSE_DOUBLE 1e-6
 #define AG_CLOSE_FLOAT 1e-4
 

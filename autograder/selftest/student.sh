@@ -192,7 +192,7 @@ hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
     if cmp -s "$f" "$f.done"; then
         fail "lab 5: the stencil's sum to reorder is not in the reference's stencil_cpu.c"
     else
-        hint 5 "$log" order stencil_delta "another order of additions?"
+        hint 5 "$log" order stencil_composition "another order of additions?"
     fi
     mv "$f.done" "$f"
     cp "$COPY/$dir/compute.c" "$log-compute.c.done"
