@@ -31,7 +31,6 @@
 
 #include "../lab6_table.h"
 #include "checker/mpi_checker.h"
-#include "hints.h"
 #include "halo6_mpi.h"
 #include "halo_mpi_log.h"
 #include "mpi_check.h"
@@ -120,12 +119,15 @@ static void verify_block(const halo_layer *L, const check_case *c, int tq, int i
     double want = l6_sentinel(it, src, b), mine = l6_sentinel(it, rank, b);
     char hint[300] = "";
     if ((wrong = mismatches(L->recv_buf[b], L->sizes[b], want, &first))) {
-        /* every double the sender's of the iteration before: hints.h */
+        /* every double the sender's of the iteration before: stale data */
         size_t stale_first = 0;
         if (isnan(L->recv_buf[b][first]))
             snprintf(hint, sizeof hint, " (never received)");
         else if (it > 0 && !mismatches(L->recv_buf[b], L->sizes[b], l6_sentinel(it - 1, src, b), &stale_first))
-            ag_step_hint(-1, it + 1, "iteration", hint, sizeof hint);
+            snprintf(hint, sizeof hint,
+                     " (every double is rank %d's of iteration %d: one iteration behind? the data of the iteration "
+                     "before, read before this iteration's arrived or never replaced)",
+                     src, it - 1);
         fail("%s, iteration %d, block %d: %zu of %zu received doubles wrong; first [%zu] expected %.0f (from rank %d), "
              "got %.17g%s",
              what, it, b, wrong, L->sizes[b], first, want, src, L->recv_buf[b][first], hint);
