@@ -606,8 +606,10 @@ static void assert_array_eq(const double *expected, const double *got, const siz
         n *= dims[d];
     size_t wrong = 0, first = 0, worst = 0;
     double worst_err = -1, worst_rel = 0, scale = 0;
+    int floats = 1; /* every expected value a float: floats were compared */
     for (size_t i = 0; i < n; i++) {
         scale = isfinite(expected[i]) ? fmax(scale, fabs(expected[i])) : scale;
+        floats &= !isfinite(expected[i]) || (double)(float)expected[i] == expected[i];
         if (!element_wrong(expected[i], got[i], tol))
             continue;
         if (wrong++ == 0)
@@ -637,8 +639,7 @@ static void assert_array_eq(const double *expected, const double *got, const siz
         snprintf(tolbuf, sizeof tolbuf, " %.3g", tol);
     const char *hint = isnan(got[first]) && !isnan(expected[first])
                            ? " (the output was filled with NaN before the call: never written?)"
-                           : ag_order_hint(fmin(worst_rel, scale > 0 ? worst_err / scale : INFINITY),
-                                           AG_CLOSE_DOUBLE);
+                           : ag_order_hint_array(worst_rel, worst_err, scale, floats);
     ck_abort_msg("%s: element %s expected %.17g, got %.17g%s; %zu of %zu elements (%s) not equal %s%s; "
                  "largest error %.3g at %s",
                  context, at, expected[first], got[first], hint, wrong, n, shape, how, tolbuf, worst_err,

@@ -13,6 +13,13 @@ const char *ag_order_hint(double worst_rel, double close)
                : "";
 }
 
+const char *ag_order_hint_array(double worst_rel, double worst_err, double scale, int floats)
+{
+    double of_scale = scale > 0 ? worst_err / scale : INFINITY;
+    const char *hint = ag_order_hint(worst_rel, AG_CLOSE_DOUBLE);
+    return hint[0] ? hint : ag_order_hint(of_scale, floats ? AG_CLOSE_FLOAT : AG_CLOSE_DOUBLE_SCALE);
+}
+
 /* Element i of an array of floats or of doubles, as a double. */
 static double at(const void *a, size_t i, int floats)
 {

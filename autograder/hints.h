@@ -19,19 +19,27 @@
 #include <stddef.h>
 
 /* Below these largest relative errors a wrong result is "the same
- * numbers": for doubles (grader.c: each wrong element against its expected
- * value, or against the largest expected value, as a sum's rounding is of
- * the size of its terms) far below any wrong formula's error; for floats
- * (lab 5's wave: against the field's largest value, ag_worst_rel_float)
- * about 800 ulps, room for a rounding difference that a few time steps
- * carry on. */
+ * numbers": each wrong element against its expected value (doubles), far
+ * below any wrong formula's error; or the largest error against the
+ * largest expected value (a sum's rounding is of the size of its terms,
+ * so an element near 0 may carry much more than its own size), for
+ * doubles some 10^4 ulps and no more (a sum kept in a float, 10^9 ulps off,
+ * is not another order), for floats (lab 5's wave) about 800 ulps, room for
+ * a rounding difference that a few time steps carry on. */
 #define AG_CLOSE_DOUBLE 1e-6
+#define AG_CLOSE_DOUBLE_SCALE 1e-12
 #define AG_CLOSE_FLOAT 1e-4
 
 /* The hint for a wrong result whose largest relative error is worst_rel:
  * " (close but not equal everywhere: ... another order of additions?)"
  * when 0 < worst_rel < close, else "". */
 const char *ag_order_hint(double worst_rel, double close);
+
+/* The same for a wrong array (grader.c): worst_rel, the largest error of a
+ * wrong element against its expected value; worst_err, the largest error;
+ * scale, the largest |expected|; floats, whether every expected value is a
+ * float (the numbers compared were floats, widened). */
+const char *ag_order_hint_array(double worst_rel, double worst_err, double scale, int floats);
 
 /* The largest |got - want| over n floats (or doubles), relative to the largest |want|
  * (infinite where got is NaN or infinite and want is not). */
