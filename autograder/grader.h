@@ -30,6 +30,10 @@
  *   named_table.h  a lab's variant by name (ag_find_named)
  *   matmult.h      labs 1 and 3's matrix-product problems (ag_mm_*)
  *   grid.h         labs 2 and 4's Poisson grids (ag_grid_*)
+ *   grid_steps.h   an iterative solver's grid compared, and "one step
+ *                  behind?" when it is the reference one sweep off
+ *   hints.h        the hints a failing line may carry (also linked into
+ *                  the MPI checker programs)
  * and, inside the runner only: call_rules (calls.conf's verdicts),
  * child_probe (the GPU probe and runs_here, in a child process), results
  * (results.json), secret (the random completion codes), sanitizer_report. */
@@ -38,6 +42,7 @@
 
 #include "grader/compare.h"
 #include "grader/grid.h"
+#include "grader/grid_steps.h"
 #include "grader/launch.h"
 #include "grader/matmult.h"
 #include "grader/named_table.h"

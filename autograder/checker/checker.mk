@@ -1,8 +1,9 @@
 # The MPI checker programs' layer (autograder/checker/mpi_checker.h): a lab's
 # checker program adds these to its <driver>_SRCS and <driver>_LDFLAGS.
 # Included by common/mk/lab.mk before the lab's lab.mk.
-CHECKER_SRCS := autograder/checker/completion.c
-CHECKER_MPI_SRCS := $(CHECKER_SRCS) autograder/checker/mpi_guard.c autograder/checker/watchdog.c
+# (hints.c: the checkers' hints, as the tests give them: autograder/grader/hints.h)
+CHECKER_SRCS := autograder/checker/completion.c autograder/grader/hints.c
+CHECKER_MPI_SRCS := $(CHECKER_SRCS) autograder/checker/mpi_guard.c autograder/checker/watchdog.c autograder/checker/stuck.c
 # The calls mpi_guard.c wraps: each reference to MPI_X goes to __wrap_MPI_X.
 CHECKER_WRAPPED := MPI_Send MPI_Ssend MPI_Recv MPI_Sendrecv MPI_Probe MPI_Isend MPI_Issend MPI_Irecv \
     MPI_Request_free MPI_Wait MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany \

@@ -30,7 +30,11 @@
  *   MPI_Wait* or MPI_Test* (or freed) is a FAIL at checker_mpi_end: below
  *   MPI's eager limit such a send "works", above it the data never leaves;
  * - checker_mpi_end reports every rank's completion (completion.h), only
- *   when every rank passed. */
+ *   when every rank passed;
+ * - a run that would outlast its test's limit (AG_CHECKER_SECONDS, set by
+ *   the grader) ends itself 2 s before it with "FAIL TIMEOUT", and at that
+ *   or a case's hard limit each rank records where its main thread was
+ *   (stuck.h, into AG_CHECKER_STUCK), which the test's line names. */
 #ifndef KIT_CHECKER_MPI_CHECKER_H
 #define KIT_CHECKER_MPI_CHECKER_H
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mpi_checker.h"
+#include "stuck.h"
 #include "watchdog.h"
 
 static int my_rank = -1, started, ending;
@@ -332,6 +333,14 @@ void checker_mpi_start(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &np);
     atexit(exit_guard);
     started = 1;
+    /* Where this rank is when the run is ended (a hang): the test names it. */
+    const char *stuck_dir = getenv("AG_CHECKER_STUCK");
+    if (stuck_dir && *stuck_dir) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/rank %d", stuck_dir, my_rank);
+        stuck_setup(path);
+        stuck_on_term();
+    }
     watchdog_start(my_rank, np);
 }
 

@@ -8,6 +8,8 @@
 
 #include <check.h>
 
+#include "hints.h"
+
 static void format_index(char *buf, size_t len, const size_t *dims, int ndims, size_t flat)
 {
     size_t idx[3] = {0, 0, 0};
@@ -39,8 +41,11 @@ static void assert_array_eq(const double *expected, const double *got, const siz
     for (int d = 0; d < ndims; d++)
         n *= dims[d];
     size_t wrong = 0, first = 0, worst = 0;
-    double worst_err = -1, worst_rel = 0;
+    double worst_err = -1, worst_rel = 0, scale = 0;
+    int floats = 1; /* every expected value a float: floats were compared */
     for (size_t i = 0; i < n; i++) {
+        scale = isfinite(expected[i]) ? fmax(scale, fabs(expected[i])) : scale;
+        floats &= !isfinite(expected[i]) || (double)(float)expected[i] == expected[i];
         if (!element_wrong(expected[i], got[i], tol))
             continue;
         if (wrong++ == 0)
@@ -68,14 +73,9 @@ static void assert_array_eq(const double *expected, const double *got, const siz
     char tolbuf[48] = "";
     if (tol >= 0)
         snprintf(tolbuf, sizeof tolbuf, " %.3g", tol);
-    /* Every wrong element a few rounding steps off: right formula, but the
-     * additions in another order than the one prescribed (or contracted
-     * into fused multiply-adds). */
     const char *hint = isnan(got[first]) && !isnan(expected[first])
                            ? " (the output was filled with NaN before the call: never written?)"
-                       : worst_rel < 1e-6 ? " (close but not equal everywhere: the same numbers, "
-                                            "another order of additions?)"
-                                          : "";
+                           : ag_order_hint_array(worst_rel, worst_err, scale, floats);
     ck_abort_msg("%s: element %s expected %.17g, got %.17g%s; %zu of %zu elements (%s) not equal %s%s; "
                  "largest error %.3g at %s",
                  context, at, expected[first], got[first], hint, wrong, n, shape, how, tolbuf, worst_err,

@@ -12,8 +12,10 @@
 
 #include <check.h>
 
+#include "checker/stuck.h"
 #include "runner.h"
 #include "secret.h"
+#include "timer.h"
 
 /* Keeps the program's FAIL lines (else the last 1000 bytes of its output)
  * in out, for the failure message. */
@@ -57,7 +59,7 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
  * checker program says it reached the end of its checks (see
  * autograder/checker/completion.h), with the token drawn for this run. */
 typedef struct {
-    char log[32], report[32], token[40];
+    char log[32], report[32], token[40], stuck[32];
 } ag_run_files;
 
 /* A fresh token of 128 random bits, in hex: the checker programs' form of
@@ -94,6 +96,19 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     draw_token(f->token, sizeof f->token);
     setenv("AG_CHECKER_TOKEN", f->token, 1);
     setenv("AG_CHECKER_REPORT", f->report, 1);
+    /* The ranks record where they are when the run is ended (a hang). */
+    strcpy(f->stuck, "/tmp/ag_where_XXXXXX");
+    setenv("AG_CHECKER_STUCK", mkdtemp(f->stuck) ? f->stuck : "", 1);
+    /* A run ends before its test's time limit, so that the test, not
+     * Check, says what happened (and where it was stuck), and no rank is
+     * left running. */
+    double deadline = ag_test_deadline();
+    int left = (int)(deadline - wall_time()) - 3;
+    if (deadline > 0 && left < seconds)
+        seconds = left > 1 ? left : 1;
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", seconds);
+    setenv("AG_CHECKER_SECONDS", limit, 1);
     if (np > 0) {
         /* Open MPI 4 will not start without an ssh or rsh to launch daemons
          * on other hosts, even when every rank runs on this one (it then
@@ -103,13 +118,16 @@ static int run_logged(const char *program, int np, const char *args, int seconds
         /* NCCL's NVLink multicast stays off on the kit's GPU hosts; the
          * checker's token and report reach every rank. */
         snprintf(mpirun, sizeof mpirun,
-                 "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT",
+                 "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT "
+                 "-x AG_CHECKER_STUCK -x AG_CHECKER_SECONDS",
                  geteuid() == 0 ? "--allow-run-as-root" : "", np);
     }
     snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, f->log);
     int status = system(cmd);
     unsetenv("AG_CHECKER_TOKEN");
     unsetenv("AG_CHECKER_REPORT");
+    unsetenv("AG_CHECKER_STUCK");
+    unsetenv("AG_CHECKER_SECONDS");
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -117,6 +135,8 @@ static void remove_run_files(const ag_run_files *f)
 {
     unlink(f->log);
     unlink(f->report);
+    char where[8];
+    stuck_describe_all(f->stuck, NULL, where, sizeof where); /* removes what is left */
 }
 
 /* The ranks (of np, or the one process for np = 0) that did not report
@@ -165,8 +185,18 @@ static void run_expecting_success(const char *program, int np, const char *args,
     char out[1500], name[512], missing[128] = "";
     int rc = run_logged(program, np, args, seconds, &f);
     int unreported = rc == 0 ? unreported_ranks(&f, np, missing, sizeof missing) : 0;
-    if (rc != 0 || unreported)
+    char where[700] = "", exe[PATH_MAX];
+    if (rc != 0 || unreported) {
         mpi_log_excerpt(f.log, out, sizeof out);
+        /* the checker program beside the test binary: its symbols name
+         * where each rank was stuck */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = '\0';
+        if (n > 0 && strrchr(exe, '/'))
+            snprintf(strrchr(exe, '/') + 1, sizeof exe - (size_t)(strrchr(exe, '/') + 1 - exe), "%s", program);
+        if (stuck_describe_all(f.stuck, exe, where + 2, sizeof where - 2))
+            memcpy(where, "; ", 2);
+    }
     remove_run_files(&f);
     run_name(name, sizeof name, program, np, args);
     char who[160] = "the program";
@@ -178,9 +208,9 @@ static void run_expecting_success(const char *program, int np, const char *args,
                      name, who, out);
     if (rc == 0)
         return;
-    ck_abort_msg("%s %s (exit status %d):\n%s", name,
+    ck_abort_msg("%s %s (exit status %d)%s:\n%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
-                 out);
+                 where, out);
 }
 
 void ag_run_mpi(const char *program, int np, const char *args, int seconds)

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "call_rules.h"
+#include "checker/stuck.h"
 #include "child_probe.h"
 #include "results.h"
 #include "sanitizer_report.h"
@@ -28,6 +30,37 @@ static void exit_through_completion_code(void)
 {
     fflush(NULL);
     _exit(completion_code);
+}
+
+/* Where a test that never returns was stuck (checker/stuck.h): its
+ * process records its stack a little before Check's limit ends it, into
+ * stuck_path, and a checker program's ranks theirs when its run is ended
+ * (launch.c ends it before that limit: ag_test_deadline). */
+static char stuck_dir[32], stuck_path[320];
+static double stuck_after, test_deadline;
+
+static void arm_stuck_record(void)
+{
+    stuck_setup(stuck_path);
+    stuck_arm_timer(stuck_after);
+}
+
+double ag_test_deadline(void) { return test_deadline; }
+
+/* A test that ran out of time: where its process was stuck, from its
+ * record (a test whose time ran out in a checker program's run says it in
+ * its own message); 0 when there is none. */
+static int name_stuck_place(char *message, size_t len)
+{
+    char exe[PATH_MAX], where[600];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    int named = n > 0 && stuck_describe(stuck_path, exe, where, sizeof where);
+    if (named) {
+        size_t used = strlen(message);
+        snprintf(message + used, len - used, "; %s", where);
+    }
+    return named;
 }
 
 void ag_add(ag_suite *suite, ag_spec spec)
@@ -249,6 +282,9 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     Suite *cs = suite_create(lab);
     SRunner *sr = srunner_create(cs);
     ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
+    strcpy(stuck_dir, "/tmp/ag_stuck_XXXXXX");
+    if (!mkdtemp(stuck_dir))
+        stuck_dir[0] = '\0'; /* TIMEOUT lines name the tested functions only */
     double t0 = wall_time();
     int not_run = 0;
     const char *hung_test = NULL;
@@ -263,10 +299,10 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             not_run++;
             continue;
         }
-        if (res[i].status == AG_PENDING && budgeted && hang_budget < 1 && held++) {
+        if (res[i].status == AG_PENDING && budgeted && hang_budget < 5 && held++) {
             res[i].status = AG_HELD;
             snprintf(res[i].message, sizeof res[i].message, "as the test above");
-        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 1) {
+        } else if (res[i].status == AG_PENDING && budgeted && hang_budget < 5) {
             res[i].status = AG_HELD;
             snprintf(res[i].message, sizeof res[i].message,
                      "slow tests that did not pass, up to %s above, took the %s s make check gives them "
@@ -275,12 +311,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
                      hung_test, budget_env, sp->name);
         } else if (res[i].status == AG_PENDING) {
             double limit = sp->timeout > 0 ? sp->timeout : AG_DEFAULT_TIMEOUT;
-            if (budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget)
+            int cut = budgeted && hang_budget < initial_budget && limit * multiplier > hang_budget;
+            if (cut)
                 limit = hang_budget / multiplier;
             TCase *tc = tcase_create(sp->name);
             tcase_set_timeout(tc, limit);
+            snprintf(stuck_path, sizeof stuck_path, "%s/%s", stuck_dir, sp->name);
+            test_deadline = wall_time() + limit * multiplier;
+            stuck_after = limit * multiplier - (limit * multiplier > 10 ? 1 : 0.1 * limit * multiplier);
             if (forking) {
-                tcase_add_checked_fixture(tc, NULL, exit_through_completion_code);
+                tcase_add_checked_fixture(tc, stuck_dir[0] ? arm_stuck_record : NULL, exit_through_completion_code);
                 tcase_add_exit_test(tc, sp->test, completion_code);
             } else {
                 tcase_add_test(tc, sp->test);
@@ -291,14 +331,16 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
             srunner_run(sr, lab, sp->name, CK_SILENT);
             collect_results(sr, &suite, res, i, limit * multiplier);
             /* A failure found in seconds is not a hang: only a test that
-             * did not pass after 5 s or more draws on the budget. */
+             * did not pass after 5 s or more draws on the budget, or one
+             * that had only what was left of it (its limit cut). */
             double took = wall_time() - started;
-            if (res[i].status != AG_PASS && budgeted && took >= 5) {
+            if (res[i].status != AG_PASS && budgeted && (took >= 5 || cut)) {
                 hang_budget -= took;
                 hung_test = sp->name;
             }
-            if (res[i].status == AG_TIMEOUT)
+            if (res[i].status == AG_TIMEOUT && !name_stuck_place(res[i].message, sizeof res[i].message))
                 ag_name_hung_functions(sp->name, res[i].message, sizeof res[i].message);
+            unlink(stuck_path);
             lost_before |= res[i].status != AG_PASS;
         }
         max_score += sp->points;
@@ -336,6 +378,8 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
            errors);
     srunner_free(sr);
     ag_sanitizer_cleanup();
+    if (stuck_dir[0])
+        rmdir(stuck_dir);
     return failed > 0 ? 1 : 0;
 }
 

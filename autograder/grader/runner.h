@@ -32,11 +32,16 @@
  * as its test ends; the closing summary line, in Check's format, counts
  * those lines (a skip is not a check).
  * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
- * not pass after 5 s or more have taken S seconds in all, the rest are NOT
- * RUN, and after the first such test the others' limits are cut to what is
- * left, so that one endless loop costs a student about a minute.
- * AG_CALLS_CONF=FILE (make check): a TIMEOUT line names the functions that
- * the calls.conf's "tests" lines map to that test.
+ * not pass after 5 s or more (or with a limit cut to what was left) have
+ * taken all but 5 s of S seconds, the rest are NOT RUN, and after the first
+ * such test the others' limits are cut to what is left, so that one
+ * endless loop costs a student about a minute.
+ * A TIMEOUT line names the function the test was stuck in, with its file
+ * and line (autograder/checker/stuck.h: the test's process records its
+ * stack shortly before the limit); failing that, with AG_CALLS_CONF=FILE
+ * (make check), the functions that the calls.conf's "tests" lines map to
+ * that test. A checker program's run (ag_run_mpi, ag_run_program) ends 3 s
+ * before its test's limit, so that the test says where each rank was.
  * CK_DEFAULT_TIMEOUT and CK_TIMEOUT_MULTIPLIER scale the time limits as in
  * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
 #ifndef KIT_GRADER_RUNNER_H
@@ -70,6 +75,11 @@ void ag_add(ag_suite *suite, ag_spec spec);
 
 /* The .arg of the test now running (NULL when it was registered without). */
 const void *ag_test_arg(void);
+
+/* For the layer's checker-program runs (launch.c): the wall-clock time
+ * (timer.h's wall_time) at which the test now running hits its limit; 0
+ * outside a test. */
+double ag_test_deadline(void);
 
 /* A row of a table test: `static const my_row gpu2_sizes = {...};` and
  * ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu2_sizes), .points = 2}) make

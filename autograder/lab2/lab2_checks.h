@@ -21,6 +21,13 @@ typedef struct {
     int threaded;                /* worth running at several thread counts */
 } l2_solver;
 
+/* A solver on the kit's problem (N, T0). */
+typedef struct {
+    const l2_solver *solver;
+    int N;
+    double T0;
+} l2_start;
+
 /* Every solver of poisson_omp.h, sequential ones first. */
 extern const l2_solver l2_solvers[];
 extern const int l2_solver_count;
@@ -36,6 +43,12 @@ int l2_run(const l2_solver *s, ag_grid *g, double T0, double tol, int max_iter, 
 /* The kit's reference answer for the same input: Jacobi or Gauss-Seidel,
  * as s is. */
 int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter);
+
+/* Fails, naming the context, unless got (u of solver s on the kit's problem
+ * (N, T0)) is want, the reference after `sweeps` sweeps, bit for bit; says
+ * "one step behind?" (grader/grid_steps.h) when it is the reference one sweep off. */
+void l2_assert_after_sweeps(const l2_solver *s, int N, double T0, const double *want, const double *got, int sweeps,
+                            const char *context);
 
 /* Runs s for `sweeps` sweeps with tol = 0 on the kit's problem (N, T0) and
  * fails unless it returns `sweeps` and u equals the reference bit for bit. */

@@ -8,7 +8,10 @@
 Each old text must occur exactly once in the file as the edits before it
 left it (several edits of one file apply in order). The description becomes the patch's
 '#' header; a line '# requires: gpu' there marks a mutant that only a GPU
-host can catch (the self-test reports it as skipped elsewhere). caught_by
+host can catch (the self-test reports it as skipped elsewhere), and a line
+'# hint: TEXT' the hint (autograder/hints.h) its failing lines must show
+(the self-test checks it, and that a mutant without one shows no "one step
+behind?" or "ahead?", which would mislead there). caught_by
 names the tests meant to catch it: the header's line '# caught by: T1 T2'
 (the self-test runs only those, and counts the mutant caught only when one
 of them loses points). Remade without caught_by, a patch keeps the line it

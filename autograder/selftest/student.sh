@@ -5,12 +5,19 @@
 #     edits (labs/...), not the build folder's copy;
 #   - make check after that failed build refuses, in one line;
 #   - an endless loop in one function: make check ends within its budget
-#     for hangs and names the test and the function;
+#     for hangs and names the test and the function it was stuck in, at
+#     the student's file and line;
+#   - each call rule's message is said once (the untouched skeleton);
 #   - the CUDA stubs left as they are: the GPU tests SKIP (no GPU here);
 #   - the README's promised points equal make check's own list (--list);
 #   - with the lab's files finished (the reference's, put where the student
 #     edits), make check passes what runs here, make demo (lab 5) and make
-#     bench BENCH_QUICK=1 work.
+#     bench BENCH_QUICK=1 work;
+#   - the hints (autograder/hints.h), lab 5: the stencil's additions in
+#     another order ("another order of additions?"), the answer of the
+#     step before the last ("one step behind?");
+#   - lab 6's taskqueue with a data race: the TSan failure names the first
+#     race's two accesses in the student's file.
 # The lines a student would see are kept in build/selftest/student/.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -73,6 +80,14 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
             pass "lab $lab: with the CUDA stubs untouched, the GPU tests SKIP: $(grep -m1 '^  SKIP' "$log-check.log")" ||
             fail "lab $lab: a GPU test did not skip: $gpu_fail"
     fi
+    # Each call rule's message in full once, whatever number of tests it fails.
+    local said twice
+    said=$(grep -oE '[a-z_]+ (makes none of the calls this lab requires of it \([^)]*\)|calls [A-Za-z_0-9]+)' "$log-check.log")
+    twice=$(sort <<<"$said" | uniq -d | head -1)
+    if [ -n "$said" ]; then
+        [ -z "$twice" ] && pass "lab $lab: each call rule's message said once ($(wc -l <<<"$said") messages)" ||
+            fail "lab $lab: a call rule's message said more than once: $twice (see $log-check.log)"
+    fi
     local checks score
     checks=$(grep -E '^[0-9]+%: Checks: ' "$log-check.log")
     score=$(sed -n 's/^score: //p' "$log-check.log")
@@ -114,11 +129,14 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     if in_copy "$log-loop-build.log" make --no-print-directory "lab$lab"; then
         in_copy "$log-loop.log" make --no-print-directory check
         secs=$(($(date +%s) - t0))
-        local hung
-        hung=$(grep -m1 "never returned" "$log-loop.log")
-        [ "$secs" -le "$HANG_LIMIT" ] && [[ "$hung" == *"$func"* ]] &&
+        # Every line of a test that hung names the function, at the student's file.
+        local hung elsewhere
+        hung=$(grep -m1 "stuck in " "$log-loop.log")
+        elsewhere=$(grep -E '^  (TIMEOUT|FAIL) ' "$log-loop.log" | grep -E 'stuck in|never returned|ran out of time' |
+            grep -vF "stuck in $func ($rel:" | head -1)
+        [ "$secs" -le "$HANG_LIMIT" ] && [[ "$hung" == *"stuck in $func ($rel:"* ]] && [ -z "$elsewhere" ] &&
             pass "lab $lab: an endless loop in $func: make check ends in $secs s, naming it: $hung" ||
-            fail "lab $lab: an endless loop in $func: $secs s, line '$hung' (see $log-loop.log)"
+            fail "lab $lab: an endless loop in $func: $secs s, line '$hung'${elsewhere:+, and: $elsewhere} (see $log-loop.log)"
     else
         fail "lab $lab: the planted loop does not build (see $log-loop-build.log)"
     fi
@@ -148,8 +166,76 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     if grep -q '(skeleton)' "$log-bench.log"; then
         skip "lab $lab: make bench labels the student's own build '(skeleton)' ($dir/bench.sh)"
     fi
+    [ "$lab" = 5 ] && hints5 "$dir" "$log"
+}
+
+# hint LAB LOG NAME TEST TEXT: the finished lab with one mistake planted
+# (by the caller), built; TEST's line must show TEXT.
+hint() {
+    local lab=$1 log=$2-$3 name=$3 test=$4 text=$5 line
+    if ! in_copy "$log-build.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: $name: the planted mistake does not build (see $log-build.log)"
+        return
+    fi
+    in_copy "$log.log" make --no-print-directory check CHECK_ARGS="--only $test"
+    line=$(grep -m1 -A3 "^  [A-Z]* .* $test:" "$log.log" | tr '\n' ' ')
+    [[ "$line" == *"$text"* ]] && pass "lab $lab: $name: $test's line says '$text': ${line:0:400}" ||
+        fail "lab $lab: $name: $test's line lacks '$text' (see $log.log)"
+}
+
+hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
+    local dir=$1 log=$2 f
+    f=$COPY/$dir/stencil_cpu.c
+    cp "$f" "$f.done"
+    sed -i 's/(((((left + right) + top) + bottom) + behind) + front)/(((((front + behind) + bottom) + top) + right) + left)/' "$f"
+    if cmp -s "$f" "$f.done"; then
+        fail "lab 5: the stencil's sum to reorder is not in the reference's stencil_cpu.c"
+    else
+        hint 5 "$log" order stencil_composition "another order of additions?"
+    fi
+    mv "$f.done" "$f"
+    cp "$COPY/$dir/compute.c" "$log-compute.c.done"
+    if patch -s -p1 -d "$COPY/$dir" <autograder/mutants/lab5/answer_in_wrong_buffer.patch; then
+        hint 5 "$log" behind e2e_three_ranks "one step behind?"
+    else
+        fail "lab 5: the mutant answer_in_wrong_buffer no longer applies to the reference"
+    fi
+    cp "$log-compute.c.done" "$COPY/$dir/compute.c"
+}
+
+# Lab 6's taskqueue with a data race (the mutant lock_with_plain_accesses):
+# make check's TSan failure names the first race's two accesses in the
+# student's file, labs/..., not the build folder's copy or the harness.
+tsan6() {
+    local dir log=$OUT/lab6 f line accesses ours
+    dir=$(cd "$COPY" && echo labs/lab6-*)
+    if ls "$COPY/$dir"/*.cu >/dev/null 2>&1 && ! selftest_nvcc >/dev/null; then
+        skip "lab 6: no nvcc here to build it"
+        return
+    fi
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
+        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+    done
+    if ! patch -s -p1 -d "$COPY/$dir" <autograder/mutants/lab6/lock_with_plain_accesses.patch ||
+        ! in_copy "$log-race-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the taskqueue with a race does not build (see $log-race-build.log)"
+        return
+    fi
+    in_copy "$log-race.log" make --no-print-directory check CHECK_ARGS="--only taskqueue_thread_sanitizer"
+    line=$(grep -m1 '^  FAIL .* taskqueue_thread_sanitizer:' "$log-race.log")
+    # The report's first race: its two accesses ("Read of size 4 ..." and
+    # "Previous write ...") and the innermost frame of each.
+    accesses=$(grep -A1 -E '^ *(Read|Write|Atomic read|Atomic write|Previous [a-z ]+) of size' "$log-race.log" |
+        grep -oE '#0 [A-Za-z_0-9]+ [^ ]+:[0-9]+' | head -2)
+    ours=$(grep -c " $dir/taskqueue.c:" <<<"$accesses")
+    accesses=$(tr '\n' ' ' <<<"$accesses")
+    [ -n "$line" ] && [ "$ours" = 2 ] &&
+        pass "lab 6: a data race in taskqueue.c: make check names its two accesses in the student's file: $accesses" ||
+        fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
 }
 
 play 1 matmult.c matmult_nat
 play 5 stencil_cpu.c stencil_region_cpu
+tsan6
 summary

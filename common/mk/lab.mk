@@ -63,9 +63,13 @@ endif
 
 # Student code gets a section per function and per datum, so that every call
 # it makes, even between two static functions of one file, shows in its
-# object as a relocation (the call rules, below, read them).
+# object as a relocation (the call rules, below, read them). Debug
+# information changes no code; it lets a hang's line name the function and
+# line it was stuck in (autograder/checker/stuck.h). DWARF 4: binutils 2.40's
+# addr2line reads a DWARF 5 file table with a #line in it as the copy's
+# file (build/.../student/x.c), not the student's.
 STUDENT_SECTIONS = -ffunction-sections -fdata-sections
-STUDENT_CFLAGS = $(CSTD) $(OPT) $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
+STUDENT_CFLAGS = $(CSTD) $(OPT) -g -gdwarf-4 $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
 KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(CHECK_CFLAGS) $(LAB_CFLAGS)
 KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
 STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
@@ -76,7 +80,7 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 # An archive, so that a program links only the common code it uses (the
 # matmult driver pulls in OpenBLAS; lab 2 never does).
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
-GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/grader/*.c))
+GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/grader/*.c) autograder/checker/stuck.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)

@@ -117,11 +117,21 @@ static void verify_block(const halo_layer *L, const check_case *c, int tq, int i
     size_t first = 0, wrong;
     int src = expected_partner(c->pattern, b, 0), dst = expected_partner(c->pattern, b, 1);
     double want = l6_sentinel(it, src, b), mine = l6_sentinel(it, rank, b);
-    if ((wrong = mismatches(L->recv_buf[b], L->sizes[b], want, &first)))
+    char hint[300] = "";
+    if ((wrong = mismatches(L->recv_buf[b], L->sizes[b], want, &first))) {
+        /* every double the sender's of the iteration before: stale data */
+        size_t stale_first = 0;
+        if (isnan(L->recv_buf[b][first]))
+            snprintf(hint, sizeof hint, " (never received)");
+        else if (it > 0 && !mismatches(L->recv_buf[b], L->sizes[b], l6_sentinel(it - 1, src, b), &stale_first))
+            snprintf(hint, sizeof hint,
+                     " (every double is rank %d's of iteration %d: one iteration behind? the data of the iteration "
+                     "before, read before this iteration's arrived or never replaced)",
+                     src, it - 1);
         fail("%s, iteration %d, block %d: %zu of %zu received doubles wrong; first [%zu] expected %.0f (from rank %d), "
              "got %.17g%s",
-             what, it, b, wrong, L->sizes[b], first, want, src, L->recv_buf[b][first],
-             isnan(L->recv_buf[b][first]) ? " (never received)" : "");
+             what, it, b, wrong, L->sizes[b], first, want, src, L->recv_buf[b][first], hint);
+    }
     if ((wrong = mismatches(L->send_buf[b], L->sizes[b], mine, &first)))
         fail("%s, iteration %d, block %d: %zu of %zu packed doubles wrong; first [%zu] expected %.0f, got %.17g", what,
              it, b, wrong, L->sizes[b], first, mine, L->send_buf[b][first]);

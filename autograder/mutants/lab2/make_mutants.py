@@ -54,7 +54,8 @@ m("v2_shared_accumulator",
                     }""")])
 
 m("jacobi_answer_in_u_old",
- "jacobi swaps its pointers but never copies back, so after an odd number of sweeps the answer is left in u_old.",
+ "jacobi swaps its pointers but never copies back, so after an odd number of sweeps the answer is left in u_old.\n"
+ "hint: the answer left in the other buffer",
  [(P, """    if (src != u) /* an odd number of sweeps: the newest iterate is in u_old */
         memcpy(u, src, poisson_points(N) * sizeof *u);
 """, "")])
@@ -145,7 +146,8 @@ m("jacobi_norm_squared_against_tol",
         if (norm2 <= tol)""")])
 
 m("v1_one_sweep_too_many",
- "jacobi_omp_v1 loops while it <= max_iter: one sweep more than asked for.",
+ "jacobi_omp_v1 loops while it <= max_iter: one sweep more than asked for.\n"
+ "hint: one step ahead?",
  [(P, """    int it = 0;
     while (it < max_iter) {
         double norm2 = 0.0;

@@ -100,7 +100,8 @@ mutant(R, f'{M}/barrier_mismatch.patch',
          '''    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* "wait for previous communications" */
     /* After the last swap the newest step is in d_input. */''')])
 mutant(R, f'{M}/answer_in_wrong_buffer.patch',
-  "compute_process sends d_output after the steps: the step before the last (swap parity; right only for 0 steps).",
+  "compute_process sends d_output after the steps: the step before the last (swap parity; right only for 0 steps).\n"
+  "hint: one step behind?",
   [(CMP, 'dev_memcpy(dev, h_input, d_input, num_bytes, DEV_D2H);', 'dev_memcpy(dev, h_input, d_output, num_bytes, DEV_D2H);')])
 mutant(R, f'{M}/outer_halos_not_zeroed.patch',
   "compute_process leaves the pinned halo buffers uninitialised (erratum 12).\n"
