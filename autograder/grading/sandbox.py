@@ -3,8 +3,20 @@ sandbox (autograder/sandbox/run: the kit copy at /kit, the submission's
 folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
 import os
+import shutil
 
 from .util import KIT, run_capture
+
+
+def cuda_bin():
+    """The CUDA toolkit's bin where the kit's build finds it
+    (common/mk/config.mk, and the sandbox's run): nvcc on PATH, else
+    CUDA_HOME, else /usr/local/cuda."""
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        return os.path.dirname(nvcc)
+    return os.path.join(os.environ.get("CUDA_HOME") or "/usr/local/cuda", "bin")
+
 
 SANDBOX = os.path.join(KIT, "autograder", "sandbox", "run")
 FIRST_UID = 60000           # sandbox uids: a block per grading run, one uid per parallel job in it
@@ -104,7 +116,7 @@ class Sandbox:
             if os.geteuid() == 0:
                 uid = str(self.uid(slot))
                 full += ["--nproc=128", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
-            e = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
+            e = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
             return run_capture(full + cmd, cwd=self.view, env=e)
         full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(self.uid(slot))]
         staged_env, staged_dirs = staged_libraries()
