@@ -118,12 +118,42 @@ def check(conf_path, objects):
     return violations(rules, graph.functions(), graph.external_calls)
 
 
+def unknown_tests(rules, names):
+    """[(where, glob)] for each test glob of the rules (a tests line's, or
+    the '=> TEST...' of a forbid or require line) that matches none of
+    names, the lab's tests as its test binary lists them: a renamed test
+    would otherwise turn its rule off without a word."""
+    unknown = []
+    for r in rules:
+        for p in (r.patterns if r.kind == "tests" else []) + (r.tests or []):
+            if not fnmatch.filter(names, p):
+                unknown.append((r.where, p))
+    return unknown
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="checks a lab's call rules in the student's objects")
     ap.add_argument("-o", "--out", help="the file for the test runner [standard output]")
+    ap.add_argument("--tests", metavar="LIST",
+                    help="instead: check that every test glob of conf names a test of LIST, "
+                         "a test binary's --list output (one test a line, its name first)")
     ap.add_argument("conf")
-    ap.add_argument("objects", nargs="+")
+    ap.add_argument("objects", nargs="*")
     args = ap.parse_args(argv)
+    if args.tests:
+        try:
+            with open(args.conf) as f:
+                rules = parse(f.read(), args.conf)
+            with open(args.tests) as f:
+                names = [line.split()[0] for line in f if line.strip()]
+        except (OSError, ValueError) as e:
+            print(f"call rules: {e}", file=sys.stderr)
+            return 2
+        for where, p in unknown_tests(rules, names):
+            print(f"{where}: {p} names no test of the lab")
+        return 0
+    if not args.objects:
+        ap.error("objects: at least one is needed")
     try:
         text = format_lines(check(args.conf, args.objects))
     except (OSError, ValueError) as e:

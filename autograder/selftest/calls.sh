@@ -32,6 +32,15 @@ for conf in autograder/lab[0-9]*/calls.conf; do
     else
         fail "lab $lab: the reference breaks its call rules: $(echo "$broken" | head -2)"
     fi
+    # Each test glob names a test the lab registers, as its test binary
+    # lists them (hidden ones too): a renamed test would otherwise turn its
+    # rule off without a word.
+    "$ref/test_lab$lab" --list >"$ref/test-list.txt" 2>&1
+    if unknown=$(checker --tests "$ref/test-list.txt" "$conf") && [ -z "$unknown" ]; then
+        pass "lab $lab: every test its call rules name is a test of the lab ($(wc -l <"$ref/test-list.txt") tests)"
+    else
+        fail "lab $lab: call rules name tests the lab does not have: $(echo "$unknown" | head -2)"
+    fi
     ref_score=$(score_of "$ref/check.log")
     for patch in autograder/mutants/lab"$lab"/calls_*.patch; do
         [ -e "$patch" ] || continue
