@@ -90,8 +90,8 @@ export:
 	autograder/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(LAB) $(FORMAT)
 
 similarity:
-	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [OUT=dir]" >&2; exit 2; }
-	autograder/similarity $(if $(OUT),-o $(OUT)) $(LAB) $(SUBMISSIONS)
+	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir]" >&2; exit 2; }
+	autograder/similarity $(if $(OUT),-o $(OUT)) $(if $(ROSTER),--roster $(ROSTER)) $(LAB) $(SUBMISSIONS)
 
 release:
 	autograder/release $(if $(OUT),$(OUT))

@@ -234,7 +234,7 @@ def grade_here(args, out, subs, work=None):
               file=sys.stderr)
 
     lab = Lab(args.lab, out, args, work or getattr(args, "prepared", None))
-    print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submissions from {args.submissions}, "
+    print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submission{'' if len(subs) == 1 else 's'} from {args.submissions}, "
           f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
     if getattr(args, "prepared", None):
         if lab.reuse_or_prepare():

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 
+from . import lms, term
 from .unpack import collect, refused, submissions
 from .util import KIT, Problem, make_var, write_atomic
 
@@ -418,6 +419,9 @@ def arguments(doc, argv=None):
     ap.add_argument("lab", help="the lab's number")
     ap.add_argument("submissions", help="the folder of submissions (as for autograder/grade)")
     ap.add_argument("-o", "--out", help="where the report goes [build/similarity/labN]")
+    ap.add_argument("--roster", help="a Canvas or Moodle download's roster, as for autograder/grade [the one "
+                    "the lab's last grading was given]")
+    ap.add_argument("--grades", help="that grading's folder (autograder/grade -o) [build/grade/labN]")
     ap.add_argument("--threshold", type=float,
                     help="score (percent) from which a pair is reported [the lab's in autograder/similarity.conf, "
                     f"else {THRESHOLD:g}]")
@@ -451,7 +455,18 @@ def main(doc, argv=None):
         with open(os.path.join(KIT, "labs", lab_name, name)) as f:
             skeleton.append((name, f.read()))
     with tempfile.TemporaryDirectory(prefix="kit-similarity-") as work:
-        texts, skipped = gather(lab_files, os.path.abspath(args.submissions), work)
+        folder = os.path.abspath(args.submissions)
+        kind = lms.layout(folder)
+        if kind != "folders":
+            # Staged as autograder/grade stages it, with the same roster, so
+            # that the pairs name the students as the gradebook does.
+            grades = args.grades or os.path.join(KIT, "build", "grade", f"lab{args.lab}")
+            roster_path = term.roster_file(args.roster, grades, "similarity")
+            folder, _, meta = lms.stage(folder, os.path.join(work, "lms"), lab_files,
+                                        lms.read_roster(roster_path) if roster_path else None)
+            print(f"similarity: a {kind.capitalize()} download: {len(meta)} students"
+                  f"{' (roster ' + roster_path + ')' if roster_path else ''}", file=sys.stderr)
+        texts, skipped = gather(lab_files, folder, work)
         scores, runs, boiler, lines = compare(texts, skeleton, work, args.min_run)
         per_file = file_scores(texts, boiler, lines, work, args.min_run)
     pairs = ranked(scores)

@@ -70,6 +70,17 @@ def load(out):
         return {}
 
 
+def roster_file(given, out, tool):
+    """The roster to read for an LMS download: the one given, else the one
+    an earlier grading of OUT was given (kept in OUT/term.json), so that a
+    regrade or make similarity names the students as the first run did."""
+    path = given or load(out).get("roster")
+    if path and not os.path.isfile(path):
+        kept = "" if given else f" (kept in {os.path.join(out, 'term.json')} from an earlier make grade)"
+        raise SystemExit(f"{tool}: the roster {path}{kept} cannot be read: give ROSTER=FILE")
+    return path
+
+
 def save(out, args, meta):
     """Keeps the term's options and the LMS's word on each student (a run
     without them keeps the last run's)."""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Self-test of an instructor's term (run by make test; issue 31): a Canvas
 # download with a roster graded, with a late policy and manual marks, and
-# exported for Canvas and Moodle; a folder the grader cannot read refused;
+# exported for Canvas and Moodle; the roster kept for a regrade and make
+# similarity; a folder the grader cannot read refused;
 # a grading stopped by Ctrl-C writes its gradebook and resumes to the same
 # grades; a perf.conf weight change regrades and says so; identical files
 # get identical grades over repeated runs; one copied file stands out in
@@ -62,6 +63,18 @@ if head -1 "$ex" | grep -qx "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1" 
     pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs from the roster, the final grade) and Moodle's (e-mail, ID number, feedback)"
 else
     fail "make export: the CSVs are not as expected (see $OUT/export.log, $ex)"
+fi
+# The roster is kept: a regrade of one student without ROSTER names the
+# class as the first run did, and make similarity on the download too.
+autograder/grade --no-perf --only bjensen --force -o "$OUT/canvas-grades" 1 "$in" >"$OUT/canvas-again.log" 2>&1
+rc=$?
+autograder/similarity --grades "$OUT/canvas-grades" -o "$OUT/canvas-sim" 1 "$in" >"$OUT/canvas-sim.log" 2>&1
+if [ "$rc" = 0 ] && grep -q "roster .*, the last run's" "$OUT/canvas-again.log" &&
+    [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" cabsent status)" = "no submission" ] &&
+    grep -q "^adoe,bjensen,\|^bjensen,adoe," "$OUT/canvas-sim/similarity.csv"; then
+    pass "the roster kept: a regrade of one student without ROSTER, and make similarity on the download, name the class as the first run did"
+else
+    fail "the roster not kept: status $rc (see $OUT/canvas-again.log, $OUT/canvas-sim.log, $gb)"
 fi
 mkdir -p "$OUT/loose"
 cp "$REF1" "$OUT/loose/"
