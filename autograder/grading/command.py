@@ -111,14 +111,10 @@ def main(doc, argv=None):
         sys.exit(prepare_only(args))
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
-    roster_path = term.roster_file(args.roster, out, "grade") if lms.layout(args.submissions) != "folders" else None
-    roster = lms.read_roster(roster_path) if roster_path else None
-    folder, kind, meta = lms.stage(args.submissions, os.path.join(out, "lms"),
-                                   make_var(args.lab, "STUDENT_FILES").split(), roster)
-    if kind != "folders":
-        kept = "" if args.roster else ", the last run's"
-        print(f"grade: a {kind.capitalize()} download: {len(meta)} students"
-              f"{' (roster ' + roster_path + kept + ')' if roster else ''}, staged in {folder}", file=sys.stderr)
+    folder, _, meta, said = lms.stage_class(args.submissions, os.path.join(out, "lms"),
+                                            make_var(args.lab, "STUDENT_FILES").split(), args.roster, out, "grade")
+    if said:
+        print(f"grade: {said}, staged in {folder}", file=sys.stderr)
         args.submissions = folder
     term.save(out, args, meta)
     # Before the Slurm array is submitted too (its tasks grade -j at once).

@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 
+from . import term
 from .unpack import student_id
 
 CANVAS = re.compile(r"^(?P<login>[A-Za-z0-9]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<subid>\d+)_(?P<file>.+)$")
@@ -93,6 +94,21 @@ def match(roster, uid, login, name):
         if n and (n == squash(name or "") or (login and sorted(n) == sorted(squash(login)))):
             return row
     return None
+
+
+def stage_class(folder, dest, wanted, roster, grades, tool):
+    """stage() for autograder/grade and make similarity alike: the roster
+    given, else the one the grading in the folder grades was given
+    (term.roster_file), so that both name the students as the first
+    grading did. Returns (class folder, kind, meta, what to say of it: None
+    for the grader's own layout)."""
+    if layout(folder) == "folders":
+        return folder, "folders", {}, None
+    path = term.roster_file(roster, grades, tool)
+    folder, kind, meta = stage(folder, dest, wanted, read_roster(path) if path else None)
+    kept = "" if roster else ", the last run's"
+    return folder, kind, meta, (f"a {kind.capitalize()} download: {len(meta)} students"
+                                + (f" (roster {path}{kept})" if path else ""))
 
 
 def stage(folder, dest, wanted, roster=None):

@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import lms, term
+from . import lms
 from .unpack import collect, refused, submissions
 from .util import KIT, Problem, make_var, write_atomic
 
@@ -455,17 +455,13 @@ def main(doc, argv=None):
         with open(os.path.join(KIT, "labs", lab_name, name)) as f:
             skeleton.append((name, f.read()))
     with tempfile.TemporaryDirectory(prefix="kit-similarity-") as work:
-        folder = os.path.abspath(args.submissions)
-        kind = lms.layout(folder)
-        if kind != "folders":
-            # Staged as autograder/grade stages it, with the same roster, so
-            # that the pairs name the students as the gradebook does.
-            grades = args.grades or os.path.join(KIT, "build", "grade", f"lab{args.lab}")
-            roster_path = term.roster_file(args.roster, grades, "similarity")
-            folder, _, meta = lms.stage(folder, os.path.join(work, "lms"), lab_files,
-                                        lms.read_roster(roster_path) if roster_path else None)
-            print(f"similarity: a {kind.capitalize()} download: {len(meta)} students"
-                  f"{' (roster ' + roster_path + ')' if roster_path else ''}", file=sys.stderr)
+        # An LMS download staged as autograder/grade stages it, with the same
+        # roster, so that the pairs name the students as the gradebook does.
+        folder, _, _, said = lms.stage_class(os.path.abspath(args.submissions), os.path.join(work, "lms"), lab_files,
+                                             args.roster, args.grades or os.path.join(KIT, "build", "grade",
+                                                                                      f"lab{args.lab}"), "similarity")
+        if said:
+            print(f"similarity: {said}", file=sys.stderr)
         texts, skipped = gather(lab_files, folder, work)
         scores, runs, boiler, lines = compare(texts, skeleton, work, args.min_run)
         per_file = file_scores(texts, boiler, lines, work, args.min_run)

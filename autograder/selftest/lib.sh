@@ -62,6 +62,14 @@ selftest_nvcc() {
     return 1
 }
 
+# selftest_nvcc_compile FILE OBJECT [FLAG...]: FILE compiled with nvcc as the
+# kit's builds compile CUDA (for CUDA_ARCH, C++17, common/ on the include path).
+selftest_nvcc_compile() {
+    local file=$1 obj=$2
+    shift 2
+    "$(selftest_nvcc)" -arch="$KIT_CUDA_ARCH" -std=c++17 -Icommon "$@" -c "$file" -o "$obj"
+}
+
 # count_suite_lines LOG RC SUITE: prints an extra suite's output (ok/FAILED/
 # skip lines and what else it said) and adds its lines to the counts; a
 # suite that exited non-zero without saying why counts as one failure.
