@@ -2,6 +2,7 @@
 #include "poisson_io.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,8 +106,12 @@ int io_write_heatmap_png(const io_heatmap *s, const double *v)
         fprintf(stderr, "error: cannot plot to %s: quotes and newlines are not allowed in the file name\n", s->path);
         return 1;
     }
+    /* Where gnuplot is missing or dies, the writes below must fail with
+     * EPIPE and the error below be said, not SIGPIPE end the program. */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
     FILE *gp = popen("gnuplot", "w");
     if (!gp) {
+        signal(SIGPIPE, was);
         fprintf(stderr, "error: cannot start gnuplot for %s: %s\n", s->path, strerror(errno));
         return 1;
     }
@@ -125,6 +130,7 @@ int io_write_heatmap_png(const io_heatmap *s, const double *v)
     }
     fprintf(gp, "e\n");
     int rc = pclose(gp);
+    signal(SIGPIPE, was);
     if (rc != 0) {
         fprintf(stderr, "error: gnuplot failed to write %s (is gnuplot installed? make deps installs it)\n", s->path);
         return 1;

@@ -20,14 +20,16 @@ GPUS=$(selftest_gpu_count)
 
 # One line per lab: the lab, where its benchmark runs (cpu: anywhere; gpu:
 # only on a GPU host), the mutant, and the variant the mutant breaks (a
-# pattern of its report line). A lab with a bench.sh and no line here fails
+# pattern of its report line). CPU/GPU names two mutants: the first where
+# the benchmark runs its CPU backend (no GPU here), the second where it
+# runs its CUDA one, whose kernel the first does not touch. A lab with a bench.sh and no line here fails
 # the suite: a new lab adds its line (CONTRIBUTING.md, step 9).
 cases=(
     "1 cpu nat_transposed_b ^opt +nat "
     "2 cpu jacobi_h_two_over_N ^poisson jacobi "
     "3 gpu gpulib_a_and_b_swapped ^opt +gpulib "
     "4 gpu offload_drops_last_plane ^single offload "
-    "5 cpu cpu_lap_plus_centre ^overlap-sendrecv,"
+    "5 cpu cpu_lap_plus_centre/gpu_index_y_times_dimz ^overlap-sendrecv,"
     "6 cpu sentinel_without_iteration ^baseline nonblocking Waitall "
     "7 cpu dirichlet_eigenvalue_no_offset ^cpu "
 )
@@ -62,6 +64,7 @@ no_absurd_figure() {
 for c in "${cases[@]}"; do
     read -r lab where mutant pattern <<<"$c"
     selected "$lab" || continue
+    if [ "$GPUS" = 0 ]; then mutant=${mutant%/*}; else mutant=${mutant#*/}; fi
     labdir=$(basename labs/lab"$lab"-*)
     d=$OUT/lab$lab
     mkdir -p "$d"

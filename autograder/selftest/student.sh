@@ -8,7 +8,8 @@
 #     for hangs and names the test and the function it was stuck in, at
 #     the student's file and line;
 #   - each call rule's message is said once (the untouched skeleton);
-#   - the CUDA stubs left as they are: the GPU tests SKIP (no GPU here);
+#   - the CUDA stubs left as they are: the GPU tests SKIP where there is
+#     no GPU (CI), and run and FAIL on a GPU host;
 #   - the README's promised points equal make check's own list (--list);
 #   - with the lab's files finished (the reference's, put where the student
 #     edits), make check passes what runs here, make demo (lab 5) and make
@@ -30,6 +31,8 @@ KIT=$(pwd)
 OUT=$KIT/build/selftest/student
 fresh_dir "$OUT"
 COPY=$OUT/kit-student
+GPUS=$(selftest_gpu_count)
+GPUS=$(selftest_gpu_count)
 if ! make --no-print-directory release OUT="$COPY" >"$OUT/release.log" 2>&1; then
     fail "make release failed (see $OUT/release.log)"
     exit 0
@@ -73,12 +76,20 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     fi
     in_copy "$log-check.log" make --no-print-directory check
     in_copy "$log-list.txt" build/lab"$lab"/test_lab"$lab" --list
-    if grep -q '(needs a GPU)' "$log-list.txt"; then
+    if grep -q '(needs a GPU)' "$log-list.txt" && [ "$GPUS" = 0 ]; then
         local gpu_fail
         gpu_fail=$(grep -E '^  (FAIL|CRASH|TIMEOUT|PASS) .* gpu' "$log-check.log" | head -1)
         [ -z "$gpu_fail" ] && grep -q '^  SKIP .*needs [0-9] GPU' "$log-check.log" &&
             pass "lab $lab: with the CUDA stubs untouched, the GPU tests SKIP: $(grep -m1 '^  SKIP' "$log-check.log")" ||
             fail "lab $lab: a GPU test did not skip: $gpu_fail"
+    elif grep -q '(needs a GPU)' "$log-list.txt"; then
+        # a GPU here: the stubs' GPU tests run and fail (those for more GPUs than there are may skip)
+        local gpu_pass gpu_fail
+        gpu_pass=$(grep -E '^  PASS .* gpu' "$log-check.log" | head -1)
+        gpu_fail=$(grep -E '^  (FAIL|CRASH|TIMEOUT) .* gpu' "$log-check.log" | head -1)
+        [ -z "$gpu_pass" ] && [ -n "$gpu_fail" ] &&
+            pass "lab $lab: with the CUDA stubs untouched, the GPU tests run on this host's GPU and fail: $gpu_fail" ||
+            fail "lab $lab: with the CUDA stubs untouched, a GPU test passes or none ran: ${gpu_pass:-no GPU test failed} (see $log-check.log)"
     fi
     # Each call rule's message in full once, whatever number of tests it fails.
     local said twice
@@ -152,7 +163,12 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     else
         fail "lab $lab finished: make check fails (see $log-done-check.log)"
     fi
-    if [ -f "$COPY/$dir/demo.sh" ] || grep -q '^demo:' "$COPY/$dir/lab.mk"; then
+    if [ -f "$COPY/$dir/demo.sh" ] && ! command -v gnuplot >/dev/null; then
+        # a GPU host has no gnuplot, which demo.sh's pictures need: make demo must say so in one line
+        ! in_copy "$log-demo.log" make --no-print-directory demo LAB="$lab" && grep -q 'not installed here' "$log-demo.log" &&
+            pass "lab $lab: make demo without gnuplot says why: $(grep -m1 'not installed here' "$log-demo.log")" ||
+            fail "lab $lab: make demo without gnuplot does not say why (see $log-demo.log)"
+    elif [ -f "$COPY/$dir/demo.sh" ] || grep -q '^demo:' "$COPY/$dir/lab.mk"; then
         in_copy "$log-demo.log" make --no-print-directory demo LAB="$lab" &&
             pass "lab $lab: make demo runs the student's code: $(tail -n 1 "$log-demo.log")" ||
             fail "lab $lab: make demo fails (see $log-demo.log)"

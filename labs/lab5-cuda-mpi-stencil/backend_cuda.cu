@@ -95,6 +95,14 @@ static void cuda_launch(float *next, const float *in, const float *prev, const f
 
 extern "C" void *dev_cuda_stream(int stream) { return (void *)stream_of(stream); }
 
+extern "C" size_t dev_cuda_l2_bytes(void)
+{
+    int dev, bytes = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev));
+    return (size_t)bytes;
+}
+
 static void cuda_stream_sync(int stream) { CUDA_CHECK(cudaStreamSynchronize(stream_of(stream))); }
 static void cuda_sync(void) { CUDA_CHECK(cudaDeviceSynchronize()); }
 

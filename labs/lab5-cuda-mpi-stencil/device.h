@@ -64,6 +64,9 @@ const dev_backend *dev_cuda(void);
  * recorded on the stream it runs on: the cudaStream_t behind a stream
  * number of the CUDA backend (after init). */
 void *dev_cuda_stream(int stream);
+/* The L2 cache of the rank's GPU, in bytes (after init): a kernel whose
+ * arrays fit in it is not bound by the copy bandwidth of device memory. */
+size_t dev_cuda_l2_bytes(void);
 
 static inline void *dev_alloc(const dev_backend *d, size_t bytes) { return d->alloc(bytes); }
 static inline void dev_free(const dev_backend *d, void *p) { d->free(p); }

@@ -19,12 +19,14 @@
  *             4 floats (16 B) a point
  *   pingpong  MPI round trips of one halo (4 planes) between compute ranks 0
  *             and 1 through pinned host buffers, one way; the exchange is
- *             shown against it and against the bound it gives the
- *             lecture's two MPI_Sendrecv in series (sendrecv_pair_bound)
+ *             shown against it (the bound) and against the model it
+ *             gives the lecture's two MPI_Sendrecv in series
+ *             (sendrecv_series_model)
  * Every variant's gathered result is compared bit for bit with the kit's
  * serial reference; a wrong one prints INVALID (N wrong elements) in place
  * of its figures and the program exits 1 (common/bench's rule), as does a
- * kernel bound above the copy bandwidth. On a GPU every device phase is timed by CUDA events
+ * kernel bound above the copy bandwidth (where its arrays do not fit in
+ * the GPU's L2). On a GPU every device phase is timed by CUDA events
  * recorded around it on the stream it runs on, in every variant (so the
  * overlapped pipeline shows its phases too), and the bounds the same way;
  * the exchange, host work, by the host clock. On the CPU backend, whose
@@ -255,13 +257,15 @@ static double op_seconds(op_clock *c, const dev_backend *d)
 }
 
 /* Rank 0: the device copy and the kernel alone, in GB/s; rank 0 and 1: the
- * halo ping-pong, one way. Every rank gets the figures. */
-static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, double *pingpong_gbs)
+ * halo ping-pong, one way. Every rank gets the figures, and cached: the
+ * kernel's three arrays fit in the GPU's L2 (the bench's small sizes), so
+ * the copy bandwidth of device memory bounds nothing (0 on the CPU). */
+static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, double *pingpong_gbs, double cached[2])
 {
     int S = o->dimz / (np - 1);
     size_t plane = (size_t)o->dimx * o->dimy, points = plane * (size_t)(S + 2 * WAVE_RADIUS);
     size_t bytes = points * sizeof(float), halo = WAVE_RADIUS * plane * sizeof(float);
-    double r[3] = {0, 0, 0};
+    double r[5] = {0, 0, 0, 0, 0}; /* copy, kernel, ping-pong, L2 bytes, arrays' bytes */
     double *t = kit_alloc((size_t)o->repeats, sizeof(double));
     if (rank == 0) {
         o->dev->init(rank);
@@ -284,6 +288,8 @@ static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, doubl
             t[k] = op_seconds(&c, o->dev);
         }
         r[1] = 16.0 * (double)plane * S / bench_median(t, o->repeats) * 1e-9;
+        if (o->dev != &dev_cpu)
+            r[3] = (double)dev_cuda_l2_bytes(), r[4] = 3.0 * bytes;
         o->dev->free(a), o->dev->free(b), o->dev->free(v);
         o->dev->finish();
     }
@@ -312,23 +318,26 @@ static void bounds(const options *o, double *copy_gbs, double *kernel_gbs, doubl
         o->dev->free_host(buf);
         o->dev->finish();
     }
-    MPI_CHECK(MPI_Bcast(r, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Bcast(r, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     *copy_gbs = r[0], *kernel_gbs = r[1], *pingpong_gbs = r[2];
+    cached[0] = r[4] <= r[3] ? r[4] : 0, cached[1] = r[3];
     kit_free(t);
 }
 
-/* The least time the lecture's exchange can take, in seconds: two
- * MPI_Sendrecv in series (wave_mpi.h), the first a shift to the left (each
- * rank sends its left boundary and receives its right halo), the second a
- * shift to the right. In one shift a rank sends at most one halo and
- * receives at most one, and every pair of neighbours moves its halo at
- * once, so a shift cannot end before one halo has gone one way: the
- * ping-pong's one-way time, measured between two compute ranks through
- * pinned host buffers as the halos are. The second shift starts when the
- * first has ended, so the bound is twice that, whatever the number of
- * ranks. (Counting 1 halo a step with 2 compute ranks, the ping-pong's
- * figure alone is out of reach: the exchange is then at most 50% of it.) */
-static double sendrecv_pair_bound(size_t halo_bytes, double pingpong_gbs)
+/* A model of the lecture's exchange, in seconds: two MPI_Sendrecv in
+ * series (wave_mpi.h), the first a shift to the left (each rank sends its
+ * left boundary and receives its right halo), the second a shift to the
+ * right. In one shift a rank sends at most one halo and receives at most
+ * one, and every pair of neighbours moves its halo at once, so a shift
+ * takes about one halo's one-way time: the ping-pong's, measured between
+ * two compute ranks through pinned host buffers as the halos are. Twice
+ * that, if the second shift starts when the first has ended. It need not:
+ * MPI_Sendrecv returns once its send buffer may be reused, which can be
+ * before the neighbour has the whole halo, so the two shifts may overlap
+ * and the exchange beat the model (119% of it on 2 H100s, 2026-11-26): a
+ * model, not a bound. The bound is the ping-pong line, which counts the
+ * halos a rank receives. */
+static double sendrecv_series_model(size_t halo_bytes, double pingpong_gbs)
 {
     return 2.0 * (double)halo_bytes / (pingpong_gbs * 1e9);
 }
@@ -406,7 +415,8 @@ int main(int argc, char **argv)
                omp_get_max_threads());
     }
     double copy_gbs, kernel_gbs, pingpong_gbs;
-    bounds(&o, &copy_gbs, &kernel_gbs, &pingpong_gbs);
+    double cached[2]; /* the arrays' bytes where they fit in the L2, else 0; the L2's bytes */
+    bounds(&o, &copy_gbs, &kernel_gbs, &pingpong_gbs, cached);
 
     static const struct { const char *name; wave_exchange mode; int ser; } variant[] = {
         {"overlap-sendrecv", WAVE_SENDRECV, 0}, {"overlap-nonblocking", WAVE_NONBLOCKING, 0}, {"serialized", WAVE_SENDRECV, 1}};
@@ -429,9 +439,11 @@ int main(int argc, char **argv)
         valid[v] = wrong[v] == 0;
         all_valid &= valid[v];
     }
-    /* a kernel faster than the copy bandwidth cannot be: the slabs are far
-     * larger than a GPU's L2 (the CPU's small sizes may sit in its cache) */
-    int kernel_ok = !(o.dev != &dev_cpu && kernel_gbs > 1.1 * copy_gbs);
+    /* a kernel faster than the copy bandwidth cannot be, where its arrays
+     * are larger than the GPU's L2 (the lecture's grid: 580 MB against
+     * 50 MB on an H100); the bench's small sizes sit in the L2, and the
+     * CPU's in its caches, where the copy is no bound */
+    int kernel_ok = !(o.dev != &dev_cpu && !cached[0] && kernel_gbs > 1.1 * copy_gbs);
 
     if (rank == np - 1) {
         FILE *csv = o.csv ? fopen(o.csv, "a") : NULL;
@@ -480,7 +492,11 @@ int main(int argc, char **argv)
         double halo_path = s[PH_BOUNDARY] + s[PH_D2H] + s[PH_EXCHANGE] + s[PH_H2D];
         size_t halo_bytes = WAVE_RADIUS * (size_t)o.dimx * o.dimy * sizeof(float);
         int neighbours = np - 1 > 2 ? 2 : 1; /* the slowest rank: an internal one where there is one */
-        if (kernel_ok && copy_gbs > 0)
+        if (cached[0] > 0)
+            printf("kernel: %.0f GB/s at 16 B/point; its arrays (%.1f MB) fit in the GPU's L2 (%.0f MB), where the "
+                   "copy bandwidth of device memory bounds nothing: no goal at this size\n",
+                   kernel_gbs, cached[0] * 1e-6, cached[1] * 1e-6);
+        else if (kernel_ok && copy_gbs > 0)
             printf("goal kernel: %.0f GB/s at 16 B/point = %.0f%% of the copy bandwidth %.0f GB/s (goal >= 80%%)\n",
                    kernel_gbs, 100 * kernel_gbs / copy_gbs, copy_gbs);
         for (int v = 0; v < 2; v++) /* both overlapped pipelines, each against the serialized phases */
@@ -494,10 +510,11 @@ int main(int argc, char **argv)
                    "GB/s (goal >= 80%%)\n",
                    neighbours * halo_bytes / s[PH_EXCHANGE] * 1e-9, neighbours, halo_bytes * 1e-6,
                    100 * neighbours * halo_bytes / s[PH_EXCHANGE] * 1e-9 / pingpong_gbs, pingpong_gbs);
-            double bound = sendrecv_pair_bound(halo_bytes, pingpong_gbs);
-            printf("goal exchange (two Sendrecv in series): %.3f ms a step = %.0f%% of its bound %.3f ms, 2 x one halo "
-                   "one way at the ping-pong's rate (goal >= 80%%)\n",
-                   s[PH_EXCHANGE] * 1e3, 100 * bound / s[PH_EXCHANGE], bound * 1e3);
+            double model = sendrecv_series_model(halo_bytes, pingpong_gbs);
+            printf("exchange (two Sendrecv in series): %.3f ms a step = %.0f%% of the model's %.3f ms, 2 x one halo "
+                   "one way at the ping-pong's rate%s\n",
+                   s[PH_EXCHANGE] * 1e3, 100 * model / s[PH_EXCHANGE], model * 1e3,
+                   model > s[PH_EXCHANGE] ? " (above 100%: the two shifts overlapped; a model, not a bound)" : "");
         }
         kit_free(u0), kit_free(vel), kit_free(want), kit_free(out);
     }
