@@ -42,7 +42,8 @@ sandbox_runs() {
     return 1
 }
 
-skipped_note() { grep -q 'points skipped' "$1" && echo "; GPU tests skipped"; }
+# skipped_note CHECK_LOG: "; N points skipped: why" from make check's score line, or nothing
+skipped_note() { sed -n '/^score: .* points skipped, not passed: /{s/^score: [^(]*(\([0-9.]* points skipped\), not passed: \(.*\))$/; \1: \2/p;q}' "$1"; }
 
 # The kit's one count of GPUs (KIT_GPU_COUNT, else nvidia-smi's list).
 . common/bench/bench_lib.sh
