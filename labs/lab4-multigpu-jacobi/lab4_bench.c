@@ -19,10 +19,11 @@
  * the repeats) and the median of the whole call; a rate that could not be
  * measured prints as "-". bound prints the same two lines for the
  * stencil-shaped copy (METHOD "bound"; its check: K sweeps against the
- * same sum on the host, bit for bit). copy prints "copy N bytes median_s GB/s SMs"
- * counting the bytes read and written (2 x the buffer), the way a Jacobi
- * sweep's 16 bytes per point count them, and the GPU's multiprocessors (for
- * its peak); peerbw prints "peer a b MiB median_s GB/s" one way. */
+ * same sum on the host, bit for bit). copy prints "copy N bytes median_s GB/s SMs
+ * L2" counting the bytes read and written (2 x the buffer), the way a Jacobi
+ * sweep's 16 bytes per point count them, the GPU's multiprocessors (for
+ * its peak) and its L2 cache in bytes (a grid whose two arrays fit in it is
+ * not bound by the copy); peerbw prints "peer a b MiB median_s GB/s" one way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,10 +233,12 @@ static int copy(int N, int repeats)
     CUDA_CHECK(cudaMalloc((void **)&b, bytes));
     CUDA_CHECK(cudaMemset(a, 0, bytes));
     double t = time_copy(b, 0, a, 0, bytes, repeats);
-    int sms = 0;
+    int sms = 0, l2 = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     char fig[32];
-    printf("copy %d %zu %.6f %s %d\n", N, bytes, t, bench_fig(fig, "%.1f", bench_rate(2.0 * (double)bytes / 1e9, t)), sms);
+    printf("copy %d %zu %.6f %s %d %d\n", N, bytes, t, bench_fig(fig, "%.1f", bench_rate(2.0 * (double)bytes / 1e9, t)),
+           sms, l2);
     CUDA_CHECK(cudaFree(a));
     CUDA_CHECK(cudaFree(b));
     return 0;
