@@ -2,7 +2,7 @@
 # Issue 29's open measurements in one short run on a GPU host (one H100 or
 # H200, 16 cores: about 4 minutes), every result as text under OUT:
 #
-#   autograder/gpu-host/issue29.sh [lab5] [lab6] [lab7]      (default: all three)
+#   autograder/gpu-host/issue29.sh [lab5] [lab6] [lab7] [timeline]  (default: all four)
 #
 #   lab5  make bench LAB=5 IMPL=reference (2 and 4 compute ranks, the
 #         lecture's grid): the serial check's time per rank count, the
@@ -12,12 +12,19 @@
 #         at the bench's four sizes; the 9-block case again under Nsight
 #         Systems (one session over both processes: kernels, copies, MPI,
 #         the GPU's context switches where it may trace them), summed up by
-#         nsys_processes.py; and the 9- and 27-block cases under MPS (both
+#         trace_processes.py; and the 9- and 27-block cases under MPS (both
 #         processes' kernels on the GPU at once), the daemon started with
 #         private folders and stopped at the end
 #   lab7  the mutant gpu_gather_missing_syncthreads against gpu_transforms,
 #         LAB7_RUNS times (default 5), and the reference's gpu_transforms
 #         once (it must pass), with the time each run took
+#   timeline  for hosts without nsys: the GPU's time slicing between two
+#         processes, measured (trace/timeslice_probe.cu alone, two at once,
+#         two under MPS), and a trace of both ranks of lab 6's 9-block pair
+#         case and of lab 5's bench with 2 compute ranks, each on one GPU
+#         plainly and under MPS (trace/cuda_mpi_trace.c: every kernel and
+#         copy from CUPTI, every MPI call, one clock), summed up and drawn by
+#         trace_processes.py; the traces themselves come back in OUT
 #
 # Environment: OUT (default build/issue29; the device tool's $OUT), NSYS
 # (the nsys program, default: found on PATH, in CUDA_HOME/bin or under
@@ -37,9 +44,9 @@ cd "$(dirname "$0")/../.." || exit 2
 KIT=$PWD
 
 usage() { sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
-parts=${*:-lab5 lab6 lab7}
+parts=${*:-lab5 lab6 lab7 timeline}
 for p in $parts; do
-    case $p in lab5 | lab6 | lab7) ;; *) echo "error: unknown part '$p'" >&2; usage ;; esac
+    case $p in lab5 | lab6 | lab7 | timeline) ;; *) echo "error: unknown part '$p'" >&2; usage ;; esac
 done
 want() { [[ " $parts " == *" $1 "* ]]; }
 
@@ -119,8 +126,8 @@ build_lab7_mutant() {
 stamp "building: $parts"
 pids=()
 # lab 5 into the folder its bench uses (build/bench/lab5/build), so that make bench finds it built
-want lab5 && { build lab5 LAB=5 IMPL=reference BUILD=build/bench/lab5/build >"$W/build-lab5.out" 2>&1 & pids+=($!); }
-want lab6 && { build lab6 LAB=6 IMPL=reference BUILD="$W/lab6" >"$W/build-lab6.out" 2>&1 & pids+=($!); }
+{ want lab5 || want timeline; } && { build lab5 LAB=5 IMPL=reference BUILD=build/bench/lab5/build >"$W/build-lab5.out" 2>&1 & pids+=($!); }
+{ want lab6 || want timeline; } && { build lab6 LAB=6 IMPL=reference BUILD="$W/lab6" >"$W/build-lab6.out" 2>&1 & pids+=($!); }
 want lab7 && { build lab7-reference LAB=7 IMPL=reference BUILD="$W/lab7-reference" >"$W/build-lab7.out" 2>&1 & pids+=($!); }
 want lab7 && { build_lab7_mutant >"$W/build-lab7-mutant.out" 2>&1 & pids+=($!); }
 for p in "${pids[@]}"; do wait "$p" || failed=1; done
@@ -144,6 +151,24 @@ if want lab5; then
     [ -f build/bench/lab5/goals.txt ] && tee -a "$SUMMARY" <build/bench/lab5/goals.txt
     grep -h INVALID build/bench/lab5/bench.csv 2>/dev/null | tee -a "$SUMMARY"
 fi
+
+# ---- MPS: both processes' kernels on the GPU at once ----
+# mps_start LOG: the control daemon with private folders (exported, for
+# bench_mpirun to pass on); 1 where it is missing or does not start.
+# mps_stop CONTROL_LOG: quits it and keeps its log.
+mps_start() {
+    [ -n "$MPS_BIN" ] || { echo "no nvidia-cuda-mps-control on this host" >>"$1"; return 1; }
+    export CUDA_MPS_PIPE_DIRECTORY=$W/mps-pipe CUDA_MPS_LOG_DIRECTORY=$W/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    "$MPS_BIN" -d >>"$1" 2>&1 || { unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY; return 1; }
+    trap 'echo quit | "$MPS_BIN" >/dev/null 2>&1' EXIT
+}
+mps_stop() {
+    echo quit | "$MPS_BIN" >/dev/null 2>&1
+    trap - EXIT
+    cp "$CUDA_MPS_LOG_DIRECTORY"/control.log "$1" 2>/dev/null
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+}
 
 # ---- lab 6 ----
 # lab6_bench's rows, one configuration: best baseline, best taskqueue, ratio
@@ -213,12 +238,12 @@ if want lab6; then
                 echo "(nsys stats ended with $?: some report names may differ in this version)" >>"$OUT/lab6-nsys-stats.txt"
             [ -f "$W/lab6-pair.sqlite" ] || timeout 120 "$NSYS_BIN" export --type sqlite --force-overwrite=true \
                 -o "$W/lab6-pair.sqlite" "$rep" >>"$OUT/lab6-nsys-stats.txt" 2>&1
-            if python3 autograder/gpu-host/nsys_processes.py "$W/lab6-pair.sqlite" >"$OUT/lab6-nsys-summary.txt" 2>&1; then
+            if python3 autograder/gpu-host/trace_processes.py "$W/lab6-pair.sqlite" >"$OUT/lab6-nsys-summary.txt" 2>&1; then
                 say "lab 6 nsys summary (lab6-nsys-summary.txt):"
                 sed -n '/^== kernels named/,/^== all kernels/p' "$OUT/lab6-nsys-summary.txt" | sed '$d' | tee -a "$SUMMARY"
                 awk '/^== GPU context switches/ { on = 1 } on && n++ < 8' "$OUT/lab6-nsys-summary.txt" | tee -a "$SUMMARY"
             else
-                say "lab 6: nsys_processes.py failed: lab6-nsys-summary.txt"
+                say "lab 6: trace_processes.py failed: lab6-nsys-summary.txt"
                 failed=1
             fi
             # the trace itself, for the GUI, when it is small enough to come back
@@ -228,28 +253,91 @@ if want lab6; then
 
     if [ "$MPS" = 0 ] || [ "$be" = host ]; then
         say "lab 6 MPS: not run ($([ "$be" = host ] && echo "no GPU" || echo "MPS=0"))"
-    elif [ -z "$MPS_BIN" ]; then
-        say "lab 6 MPS: no nvidia-cuda-mps-control on this host"
-    else
+    elif mps_start "$OUT/lab6-mps.log"; then
         stamp "lab 6: the pair case under MPS"
-        export CUDA_MPS_PIPE_DIRECTORY=$W/mps-pipe CUDA_MPS_LOG_DIRECTORY=$W/mps-log
-        mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-        if "$MPS_BIN" -d >"$OUT/lab6-mps.log" 2>&1; then
-            trap 'echo quit | "$MPS_BIN" >/dev/null 2>&1' EXIT
-            bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-            for c in "9 1 1 pair 128" "27 1 1 pair 128"; do
-                read -r -a cfg <<<"$c"
-                pair 90 >>"$OUT/lab6-mps.log" 2>&1 || { echo "lab6_bench $c under MPS failed (exit $?)" >>"$OUT/lab6-mps.log"; failed=1; }
-            done
-            echo quit | "$MPS_BIN" >/dev/null 2>&1
-            trap - EXIT
-            cp "$CUDA_MPS_LOG_DIRECTORY"/control.log "$OUT/lab6-mps-control.log" 2>/dev/null
-            say "== lab 6, pair pattern, 2 ranks on one GPU under MPS"
-            lab6_ratios <"$OUT/lab6-mps.log" | tee -a "$SUMMARY"
-        else
-            say "lab 6 MPS: the daemon did not start: lab6-mps.log"
+        bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+        for c in "9 1 1 pair 128" "27 1 1 pair 128"; do
+            read -r -a cfg <<<"$c"
+            pair 90 >>"$OUT/lab6-mps.log" 2>&1 || { echo "lab6_bench $c under MPS failed (exit $?)" >>"$OUT/lab6-mps.log"; failed=1; }
+        done
+        mps_stop "$OUT/lab6-mps-control.log"
+        say "== lab 6, pair pattern, 2 ranks on one GPU under MPS"
+        lab6_ratios <"$OUT/lab6-mps.log" | tee -a "$SUMMARY"
+        bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH
+    else
+        say "lab 6 MPS: the daemon did not start: lab6-mps.log"
+    fi
+fi
+
+# ---- the timelines: CUPTI traces and the time-slice probe ----
+TR=$W/trace
+build_trace() {
+    local inc="" lib="" d
+    for d in "$CUDA_HOME/include" "$CUDA_HOME/extras/CUPTI/include" "$CUDA_HOME"/targets/*/include; do
+        [ -f "$d/cupti.h" ] && inc=$d && break
+    done
+    lib=$(find -L "$CUDA_HOME" -name 'libcupti.so*' 2>/dev/null | sed -n '1s|/[^/]*$||p')
+    if [ -z "$inc" ] || [ -z "$lib" ]; then
+        echo "no cupti.h or libcupti under $CUDA_HOME: no trace"
+        return 1
+    fi
+    mkdir -p "$TR"
+    mpicc -O2 -Wall -shared -fPIC -I"$inc" -I"$CUDA_HOME/include" autograder/gpu-host/trace/cuda_mpi_trace.c \
+        -o "$TR/libcuda_mpi_trace.so" -L"$lib" -lcupti -Wl,-rpath,"$lib" &&
+        nvcc -O2 -o "$TR/timeslice_probe" autograder/gpu-host/trace/timeslice_probe.cu
+}
+# traced NAME NP PROG ARGS...: PROG on NP ranks, every rank traced into
+# OUT/trace-NAME/, its output in OUT/trace-NAME.log, the summary and a
+# timeline of one window (TRACE_WINDOW, ms) in OUT/trace-NAME.txt
+traced() {
+    local name=$1 np=$2 dir=$OUT/trace-$1
+    shift 2
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    local keep=("${BENCH_MPIRUN[@]}")
+    BENCH_MPIRUN+=(-x "LD_PRELOAD=$TR/libcuda_mpi_trace.so" -x "TRACE_DIR=$dir")
+    timeout 200 "${BENCH_MPIRUN[@]}" -np "$np" "$@" >"$OUT/trace-$name.log" 2>&1 ||
+        { say "timeline: $name failed (exit $?): trace-$name.log"; failed=1; }
+    BENCH_MPIRUN=("${keep[@]}")
+    python3 autograder/gpu-host/trace_processes.py "$dir" --kernel "${TRACE_KERNEL:-Write_GPU_Read_GPU}" \
+        >"$OUT/trace-$name.txt" 2>&1 || { say "timeline: no summary of $name: trace-$name.txt"; failed=1; }
+}
+if want timeline; then
+    if [ "$GPUS" = 0 ]; then
+        say "timeline: no GPU here: no trace"
+    elif ! build_trace >"$W/build-trace.log" 2>&1; then
+        say "timeline: the tracer did not build: $(tail -n 3 "$W/build-trace.log")"
+        failed=1
+    else
+        stamp "timeline: the time-slice probe, alone, two at once, two under MPS"
+        probe_two() { "$TR/timeslice_probe" 300 & "$TR/timeslice_probe" 300; wait; }
+        { echo "alone:"; "$TR/timeslice_probe" 300; echo "two at once:"; probe_two; } >"$OUT/slices.txt" 2>&1
+        if [ "$MPS" != 0 ] && mps_start "$OUT/slices-mps.log"; then
+            { echo "two at once under MPS:"; probe_two; } >>"$OUT/slices.txt" 2>&1
+            mps_stop "$OUT/slices-mps-control.log"
         fi
-        unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+        say "== the GPU's time slices (timeslice_probe 300 ms)"
+        tee -a "$SUMMARY" <"$OUT/slices.txt"
+
+        # lab 6's 9-block pair case and lab 5's bench (2 compute ranks), plainly and under MPS
+        l5=(build/bench/lab5/build/lab5_bench --steps 100 --repeats 3 --backend cuda)
+        l6=("$W/lab6/lab6_bench" cuda 9 1 1 pair 128 13 3 1)
+        for mode in plain mps; do
+            env=(OMP_WAIT_POLICY LD_LIBRARY_PATH)
+            if [ "$mode" = mps ]; then
+                if [ "$MPS" = 0 ] || ! mps_start "$OUT/trace-mps.log"; then continue; fi
+                env+=(CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY)
+            fi
+            stamp "timeline: lab 6 and lab 5 traced ($mode)"
+            bench_mpirun "${env[@]}"
+            TRACE_KERNEL=Write_GPU_Read_GPU traced "lab6-pair-$mode" 2 "${l6[@]}"
+            bench_mpirun "${env[@]}" OMP_NUM_THREADS="$(( $(bench_cores) > 2 ? $(bench_cores) - 2 : 1 ))"
+            BENCH_MPIRUN+=(--bind-to none)
+            TRACE_KERNEL=wave_propagation traced "lab5-np3-$mode" 3 "${l5[@]}"
+            [ "$mode" = mps ] && mps_stop "$OUT/trace-mps-control.log"
+            say "lab 6 pair ($mode): $(lab6_ratios <"$OUT/trace-lab6-pair-$mode.log")"
+            say "lab 5 np 3 ($mode): $(grep -h '^goal' "$OUT/trace-lab5-np3-$mode.log" | tr '\n' ' ')"
+        done
         bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH
     fi
 fi
