@@ -19,7 +19,11 @@ and CUDA API calls where traced. Then, for the kernels whose name contains
 NAME_PART (default Write_GPU_Read_GPU, the taskqueue's persistent kernel)
 and for all kernels: how long each process had one in flight, how long
 both did at once, and how often the GPU went from one process's kernel to
-the other's. Last, the GPU's context switches per process where the trace
+the other's, and, for the named kernels (one a step in each process, as
+lab 6's persistent kernel), how long after one process's i-th kernel the
+other's starts. From each host-to-device copy's end to the process's next
+kernel: the wait, and how much of it other processes' kernels ran (a
+process waiting behind another's kernels). Last, the GPU's context switches per process where the trace
 has them (nsys --gpuctxsw). --window keeps the events between two times
 (ms from the trace's first event), cut to it; --timeline draws that window
 as text, one column a bin of BIN_US microseconds, rows per process for its
@@ -38,6 +42,7 @@ Nothing here depends on one version of nsys's schema beyond the table and
 column names it looks up; a table that is missing is reported as such.
 The kit's CSV traces are loaded into the same tables.
 """
+import bisect
 import csv
 import glob
 import os
@@ -248,7 +253,7 @@ def print_kernels(kernels):
               f"longest {ms(max(d)):.4f}")
 
 
-def print_overlap(kernels, label):
+def print_overlap(kernels, label, pairs=False):
     pids = sorted({pid for _, _, pid, _ in kernels})
     print(f"== {label}: {len(kernels)} kernels of {len(pids)} process(es)")
     if not kernels:
@@ -263,6 +268,50 @@ def print_overlap(kernels, label):
         print(f"both processes with a kernel in flight: {ms(both):.3f} ms of the {ms(either):.3f} ms with any "
               f"({100 * both / either if either else 0:.0f}%)")
         print(f"the next kernel to start is the other process's: {switches(kernels)} times in {len(kernels)} kernels")
+        if pairs:
+            print_pairs([sorted((s, e) for s, e, p, _ in kernels if p == pid) for pid in pids[:2]])
+
+
+def print_pairs(runs):
+    """Two processes' kernels taken in order, the i-th of one with the i-th
+    of the other (one a step each, as lab 6's persistent kernel): how long
+    after the earlier the later starts, and how long each lasts."""
+    pairs = [sorted(p) for p in zip(*runs)]
+    if not pairs:
+        return
+    lag = [b[0] - a[0] for a, b in pairs]
+    med = lambda v: ms(statistics.median(v))
+    print(f"in pairs (the i-th kernel of each, {len(pairs)} pairs): the later starts {med(lag):.3f} ms after the earlier "
+          f"(median; {ms(min(lag)):.3f} to {ms(max(lag)):.3f}); the earlier lasts {med([a[1] - a[0] for a, _ in pairs]):.3f} ms, "
+          f"the later {med([b[1] - b[0] for _, b in pairs]):.3f} ms")
+
+
+def print_gpu_waits(db, names, kernels, within_ns=1000000):
+    """After each host-to-device copy of a process ends, how long until its
+    next kernel starts (within 1 ms), and for how much of that wait other
+    processes' kernels ran: a process waiting for the GPU behind another
+    process's kernels, where the GPU takes contexts in turn."""
+    t = "CUPTI_ACTIVITY_KIND_MEMCPY"
+    print("== from a host-to-device copy's end to the process's next kernel (ms)")
+    if t not in names or not kernels:
+        print("(no copies or no kernels traced)")
+        return
+    pids = sorted({pid for _, _, pid, _ in kernels})
+    for pid in pids:
+        own = sorted(s for s, _, p, _ in kernels if p == pid)
+        others = union([(s, e) for s, e, p, _ in kernels if p != pid])
+        waits, busy = [], []
+        for (end,) in db.execute(f"SELECT end FROM {t} WHERE copyKind = 1 AND (globalPid >> 24) & 16777215 = ?", (pid,)):
+            i = bisect.bisect_left(own, end)
+            if i < len(own) and own[i] - end <= within_ns:
+                waits.append(own[i] - end)
+                busy.append(intersect([[end, own[i]]], others) if own[i] > end else 0)
+        if waits:
+            print(f"pid {pid}: {len(waits)} copies: the next kernel starts {ms(statistics.median(waits)):.3f} after (median; "
+                  f"mean {ms(statistics.mean(waits)):.3f}), other processes' kernels running for {ms(statistics.mean(busy)):.3f} "
+                  f"of it (mean)")
+        else:
+            print(f"pid {pid}: no kernel within {ms(within_ns):.0f} ms of a host-to-device copy")
 
 
 def print_copies(db, names):
@@ -372,9 +421,10 @@ def main(argv):
     if not kernels:
         print("no kernels in this trace (CUPTI_ACTIVITY_KIND_KERNEL missing or empty)")
     print_kernels(kernels)
-    print_overlap([k for k in kernels if part in k[3]], f"kernels named *{part}*")
+    print_overlap([k for k in kernels if part in k[3]], f"kernels named *{part}*", pairs=True)
     print_overlap(kernels, "all kernels")
     print_copies(db, names)
+    print_gpu_waits(db, names, kernels)
     print_calls(db, names, text, "MPI_", "MPI calls")
     print_calls(db, names, text, "CUPTI_ACTIVITY_KIND_RUNTIME", "CUDA API calls")
     print_context_switches(db, names)

@@ -61,7 +61,9 @@ python3 autograder/gpu-host/trace_processes.py >/dev/null 2>&1
 # The kit's CUPTI traces: the same kernels in microseconds on the
 # host's clock (T), mangled names, an MPI call and a copy. In flight
 # together 100 of 350 us (29%); in the window 0.2-0.45 ms, A's [300, 400)
-# and B's [350, 450) us: 50 of 150 (33%); 50 us bins over 0-0.5 ms.
+# and B's [350, 450) us: 50 of 150 (33%); 50 us bins over 0-0.5 ms. In
+# pairs B's start 50 us after A's; B's copy ends at 40 us and its kernel
+# starts at 50, while A's kernel runs all 10 us.
 mkdir "$tmp/csv"
 T=1700000000000000000
 row() { echo "$1,$((T + $2 * 1000)),$((T + $3 * 1000)),$4,$5,$6"; }
@@ -76,6 +78,7 @@ row() { echo "$1,$((T + $2 * 1000)),$((T + $3 * 1000)),$4,$5,$6"; }
     echo "kind,start_ns,end_ns,name,stream,bytes"
     row kernel 50 150 _Z18Write_GPU_Read_GPUPii 13 ""
     row kernel 350 500 _Z18Write_GPU_Read_GPUPii 13 ""
+    row memcpy 20 40 HtoD 14 1000
 } >"$tmp/csv/trace.5678.csv"
 s=$(python3 autograder/gpu-host/trace_processes.py "$tmp/csv" --timeline 50 2>&1)
 rc=$?
@@ -86,6 +89,12 @@ sed -n '/^== kernels named/,/^== all kernels/p' <<<"$s" | grep -q "in flight: 0.
     has "pid 1234: MPI_Sendrecv: 1 from 0.100 to 0.100" &&
     pass "trace summary: the CSV traces' overlap, copies, MPI calls and first/last times" ||
     fail "trace summary: CSV figures wrong: $s"
+has "the later starts 0.050 ms after the earlier (median; 0.050 to 0.050); the earlier lasts 0.100 ms, the later 0.125 ms" &&
+    pass "trace summary: the kernels in pairs, the later's lag" || fail "trace summary: pairs wrong: $s"
+has "pid 5678: 1 copies: the next kernel starts 0.010 after (median; mean 0.010), other processes' kernels running for 0.010 of it" &&
+    has "pid 1234: no kernel within 1 ms of a host-to-device copy" &&
+    pass "trace summary: the wait from a copy to the next kernel, and the other process's share of it" ||
+    fail "trace summary: the copy-to-kernel wait wrong: $s"
 grep -Eq '^pid +1234 kernels +(.)\1\.\.\.\.\1\1\.\.$' <<<"$s" && grep -Eq '^pid +5678 kernels +\.(.)\1\.\.\.\.\1\1\1$' <<<"$s" &&
     grep -Eq '^pid +1234 MPI +\.\.(.)\1\1\1\.\.\.\.$' <<<"$s" && grep -Eq '^  . = MPI_Sendrecv$' <<<"$s" &&
     pass "trace summary: the timeline's rows and legend" || fail "trace summary: timeline wrong: $s"
