@@ -171,25 +171,8 @@ mps_stop() {
 }
 
 # ---- lab 6 ----
-# lab6_bench's rows, one configuration: best baseline, best taskqueue, ratio
-lab6_ratios() {
-    awk -F, '/^csv,/ && $18 == "ok" && $10 != "bound" {
-            k = $3 " ranks " $4 ", " $5 " x " $6 ", Table 4.1 x " $7 "/" $8
-            if (!(k in order)) order[k] = ++n
-            name[order[k]] = k
-            if ($10 ~ /^baseline/ && (!(k in base) || $11 < base[k])) { base[k] = $11; bname[k] = $10 }
-            if ($10 ~ /^taskqueue/ && (!(k in tq) || $11 < tq[k])) { tq[k] = $11; tname[k] = $10 }
-        }
-        /^csv,/ && $18 != "ok" { bad++ }
-        END {
-            for (i = 1; i <= n; i++) {
-                k = name[i]
-                printf "%s: best baseline %.1f us (%s), best taskqueue %.1f us (%s): %.2fx%s\n", k, base[k], bname[k],
-                       tq[k], tname[k], base[k] / tq[k], base[k] / tq[k] < 0.95 ? " (below 0.95)" : ""
-            }
-            if (bad) printf "%d INVALID row(s): see the log\n", bad
-        }'
-}
+# lab6_bench's rows (its output's csv, lines) against lab 6's goals
+lab6_ratios() { sed -n 's/^csv,//p' | awk -f labs/lab6-halo-taskqueue/goals.awk; }
 if want lab6; then
     B6=$W/lab6/lab6_bench
     be=cuda

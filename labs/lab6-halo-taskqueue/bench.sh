@@ -84,6 +84,10 @@ else
     title="host backend on $(bench_cores) CPU cores (no GPU)"
 fi
 
+echo
+echo "goals (right results only, measured in this run):"
+awk -f labs/lab6-halo-taskqueue/goals.awk "$csv" | tee "$BENCH_OUT/goals.txt"
+
 if ! command -v gnuplot >/dev/null; then
     echo "gnuplot not found: no plots (the CSVs are in $BENCH_OUT)"
 elif gnuplot -e "csv='$csv'; tl='$BENCH_OUT/timeline.csv'; out='$BENCH_OUT'; title='$title'" labs/lab6-halo-taskqueue/bench.gp \
