@@ -146,7 +146,7 @@ if want lab5; then
     for log in build/bench/lab5/run-*.log; do
         [ -f "$log" ] || continue
         np=${log##*run-} np=${np%.log}
-        sed -n "s/^# serial reference/np=$np: serial check/p" "$log" | tee -a "$SUMMARY"
+        sed -n "s/^goal serial check: /np=$np: serial check: /p" "$log" | tee -a "$SUMMARY"
     done
     [ -f build/bench/lab5/goals.txt ] && tee -a "$SUMMARY" <build/bench/lab5/goals.txt
     grep -h INVALID build/bench/lab5/bench.csv 2>/dev/null | tee -a "$SUMMARY"

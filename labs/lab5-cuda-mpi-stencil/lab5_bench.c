@@ -411,8 +411,10 @@ int main(int argc, char **argv)
         wave_fill(o.dimx, o.dimy, o.dimz, u0, vel);
         double t0 = wall_time();
         wave_serial(o.dimx, o.dimy, o.dimz, o.steps, u0, vel, want);
-        printf("# serial reference (OpenMP, the server rank): %.2f s, %d threads\n", wall_time() - t0,
-               omp_get_max_threads());
+        /* the bench's own check, not the student's work: it must not make
+         * the benchmark minutes long (issue 29: 50 s a rank count once) */
+        printf("goal serial check: the reference on the server rank took %.2f s (OpenMP, %d threads) (goal < 5 s)\n",
+               wall_time() - t0, omp_get_max_threads());
     }
     double copy_gbs, kernel_gbs, pingpong_gbs;
     double cached[2]; /* the arrays' bytes where they fit in the L2, else 0; the L2's bytes */
