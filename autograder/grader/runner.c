@@ -359,10 +359,27 @@ int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_su
     }
     double seconds = wall_time() - t0;
 
+    /* why the points were skipped, each different reason once: the GPU
+     * probe's answer where there is no GPU, the count a test needs where
+     * there are too few, or a test's own host check's answer */
+    char reasons[384] = "";
+    for (int i = 0; i < suite.count; i++) {
+        if (res[i].status != AG_SKIP)
+            continue;
+        char why[256];
+        if (suite.spec[i].gpus > gpus && gpus > 0)
+            snprintf(why, sizeof why, "needs %d GPUs, %s", suite.spec[i].gpus, gpu_reason);
+        else
+            snprintf(why, sizeof why, "%s", suite.spec[i].gpus > gpus ? gpu_reason : res[i].message);
+        if (strstr(reasons, why))
+            continue;
+        size_t used = strlen(reasons);
+        snprintf(reasons + used, sizeof reasons - used, "%s%s", used ? "; " : "", why);
+    }
     char note[512];
     if (skipped > 0)
-        snprintf(note, sizeof note, "score: %g/%g (%g points skipped, not passed: %s)", score, max_score,
-                 skipped, gpu_reason);
+        snprintf(note, sizeof note, "score: %g/%g (%g point%s skipped, not passed: %s)", score, max_score, skipped,
+                 skipped == 1 ? "" : "s", reasons[0] ? reasons : gpu_reason);
     else
         snprintf(note, sizeof note, "score: %g/%g", score, max_score);
     printf("%s\n", note);
