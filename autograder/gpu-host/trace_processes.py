@@ -121,6 +121,8 @@ def kernel_rows(db, names, text):
 
 
 COPY_KINDS = {"HtoD": 1, "DtoH": 2, "DtoD": 8, "PtoP": 10}
+# copyKind's names; the kit's traces store memsets in the copies' table as -1
+COPY_NAMES = {**{v: k for k, v in COPY_KINDS.items()}, -1: "memset"}
 
 
 def load_cupti_dir(folder):
@@ -201,7 +203,7 @@ def print_when(db, names, text, zero):
             print(f"pid {pid_of(g)}: {label}: {count} from {ms(first - zero):.3f} to {ms(last - zero):.3f}")
 
 
-def draw_timeline(db, names, text, t0, t1, bin_us, width=100):
+def draw_timeline(db, names, text, zero, t0, t1, bin_us, width=100):
     """Rows per process (kernels, copies, MPI), a letter a bin: what took
     most of it; '.' nothing. A legend gives the letters."""
     bin_ns = int(bin_us * 1000)
@@ -220,22 +222,20 @@ def draw_timeline(db, names, text, t0, t1, bin_us, width=100):
     sources = [("CUPTI_ACTIVITY_KIND_KERNEL", "globalPid", "shortName", "kernels"),
                ("CUPTI_ACTIVITY_KIND_MEMCPY", "globalPid", "copyKind", "copies")]
     sources += [(t, pid, "textId", "MPI") for t, pid in timed_tables(db, names) if t.startswith("MPI_")]
-    kinds = {v: k for k, v in COPY_KINDS.items()}
-    kinds[-1] = "memset"
     for t, pidcol, namecol, row in sources:
         if t not in names or namecol not in columns(db, t):
             continue
         for s, e, g, n in db.execute(f"SELECT start, end, {pidcol}, {namecol} FROM {t}"):
-            label = kinds.get(n, f"copy {n}") if namecol == "copyKind" else text.get(n, str(n))
+            label = COPY_NAMES.get(n, f"copy {n}") if namecol == "copyKind" else text.get(n, str(n))
             cover = rows.setdefault((pid_of(g), row), [dict() for _ in range(bins)])
             for b in range((s - t0) // bin_ns, min(bins, (e - t0 - 1) // bin_ns + 1)):
                 lo, hi = t0 + b * bin_ns, t0 + (b + 1) * bin_ns
                 got = min(e, hi) - max(s, lo)
                 if got > 0:
                     cover[b][label] = cover[b].get(label, 0) + got
-    print(f"== timeline: {ms(t0 - origin_ns):.3f} to {ms(t1 - origin_ns):.3f} ms, one column {bin_us} us")
+    print(f"== timeline: {ms(t0 - zero):.3f} to {ms(t1 - zero):.3f} ms, one column {bin_us} us")
     for start in range(0, bins, width):
-        print(f"-- from {ms(t0 - origin_ns + start * bin_ns):.3f} ms")
+        print(f"-- from {ms(t0 - zero + start * bin_ns):.3f} ms")
         for (pid, row), cover in sorted(rows.items()):
             line = "".join(letter(max(c, key=c.get)) if c else "." for c in cover[start:start + width])
             print(f"pid {pid:>8} {row:<7} {line}")
@@ -301,7 +301,9 @@ def print_gpu_waits(db, names, kernels, within_ns=1000000):
         own = sorted(s for s, _, p, _ in kernels if p == pid)
         others = union([(s, e) for s, e, p, _ in kernels if p != pid])
         waits, busy = [], []
-        for (end,) in db.execute(f"SELECT end FROM {t} WHERE copyKind = 1 AND (globalPid >> 24) & 16777215 = ?", (pid,)):
+        for end, g in db.execute(f"SELECT end, globalPid FROM {t} WHERE copyKind = 1"):
+            if pid_of(g) != pid:
+                continue
             i = bisect.bisect_left(own, end)
             if i < len(own) and own[i] - end <= within_ns:
                 waits.append(own[i] - end)
@@ -320,10 +322,9 @@ def print_copies(db, names):
     if t not in names:
         print("(no copies traced)")
         return
-    kinds = {1: "HtoD", 2: "DtoH", 8: "DtoD", 10: "PtoP", -1: "memset"}
     per = {}
     for s, e, g, nbytes, kind in db.execute(f"SELECT start, end, globalPid, bytes, copyKind FROM {t}"):
-        k = per.setdefault((pid_of(g), kinds.get(kind, str(kind))), [0, 0, 0])
+        k = per.setdefault((pid_of(g), COPY_NAMES.get(kind, str(kind))), [0, 0, 0])
         k[0] += 1
         k[1] += e - s
         k[2] += nbytes
@@ -385,11 +386,7 @@ def option(argv, flag, count):
         sys.exit(2)
 
 
-origin_ns = 0
-
-
 def main(argv):
-    global origin_ns
     if len(argv) < 2 or argv[1].startswith("-"):
         sys.stderr.write(__doc__.split("\n\n")[2] + "\n")
         return 2
@@ -432,7 +429,7 @@ def main(argv):
         if t1 is None:
             ends = [db.execute(f"SELECT MAX(end) FROM {t}").fetchone()[0] for t, _ in timed_tables(db, names)]
             t1 = max([e for e in ends if e is not None], default=t0 + 1)
-        draw_timeline(db, names, text, t0, t1, timeline[0])
+        draw_timeline(db, names, text, origin_ns, t0, t1, timeline[0])
     return 0
 
 

@@ -42,6 +42,7 @@ static struct {
     const char *name;
 } mpi_rows[MAX_MPI_ROWS];
 static int mpi_count, mpi_dropped, tracing, written;
+static long rows; /* written to the file so far */
 static FILE *out;
 
 static uint64_t now_ns(void)
@@ -84,14 +85,17 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     while (out && cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
         if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)r;
+            rows++;
             fprintf(out, "kernel,%llu,%llu,%s,%u,\n", (unsigned long long)k->start, (unsigned long long)k->end,
                     k->name ? k->name : "?", k->streamId);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)r;
+            rows++;
             fprintf(out, "memcpy,%llu,%llu,%s,%u,%llu\n", (unsigned long long)m->start, (unsigned long long)m->end,
                     copy_kind(m->copyKind), m->streamId, (unsigned long long)m->bytes);
         } else if (r->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)r;
+            rows++;
             fprintf(out, "memset,%llu,%llu,memset,%u,%llu\n", (unsigned long long)m->start,
                     (unsigned long long)m->end, m->streamId, (unsigned long long)m->bytes);
         }
@@ -111,6 +115,7 @@ static void write_trace(void)
         return;
     written = 1;
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    rows += mpi_count;
     for (int i = 0; i < mpi_count; i++)
         fprintf(out, "mpi,%llu,%llu,%s,,\n", (unsigned long long)mpi_rows[i].start,
                 (unsigned long long)mpi_rows[i].end, mpi_rows[i].name);
@@ -153,17 +158,11 @@ __attribute__((destructor)) static void stop_tracing(void)
     if (!tracing)
         return;
     write_trace();
-    /* a launcher or a shell has nothing of its own: its file has the header alone */
-    char path[4096];
-    snprintf(path, sizeof path, "%s/trace.%d.csv", getenv("TRACE_DIR"), (int)getpid());
-    FILE *f = fopen(path, "r");
-    int c, lines = 0;
-    while (f && (c = fgetc(f)) != EOF && lines < 2)
-        lines += c == '\n';
-    if (f)
-        fclose(f);
-    if (lines <= 1)
+    if (rows == 0) { /* a launcher or a shell: nothing of its own, the header alone */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/trace.%d.csv", getenv("TRACE_DIR"), (int)getpid());
         remove(path);
+    }
 }
 
 static void mpi_row(const char *name, uint64_t start)
