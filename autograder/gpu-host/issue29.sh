@@ -269,19 +269,17 @@ build_trace() {
         -o "$TR/libcuda_mpi_trace.so" -L"$lib" -lcupti -Wl,-rpath,"$lib" &&
         nvcc -O2 -o "$TR/timeslice_probe" autograder/gpu-host/trace/timeslice_probe.cu
 }
-# traced NAME NP PROG ARGS...: PROG on NP ranks, every rank traced into
-# OUT/trace-NAME/, its output in OUT/trace-NAME.log, the summary and a
-# timeline of one window (TRACE_WINDOW, ms) in OUT/trace-NAME.txt
+# traced NAME NP PROG ARGS...: PROG on NP ranks (BENCH_MPIRUN), every rank
+# traced into OUT/trace-NAME/, its output in OUT/trace-NAME.log, the
+# summary of the whole run (trace_processes.py, the kernels named
+# TRACE_KERNEL) in OUT/trace-NAME.txt
 traced() {
     local name=$1 np=$2 dir=$OUT/trace-$1
     shift 2
     rm -rf "$dir"
     mkdir -p "$dir"
-    local keep=("${BENCH_MPIRUN[@]}")
-    BENCH_MPIRUN+=(-x "LD_PRELOAD=$TR/libcuda_mpi_trace.so" -x "TRACE_DIR=$dir")
-    timeout 200 "${BENCH_MPIRUN[@]}" -np "$np" "$@" >"$OUT/trace-$name.log" 2>&1 ||
-        { say "timeline: $name failed (exit $?): trace-$name.log"; failed=1; }
-    BENCH_MPIRUN=("${keep[@]}")
+    timeout 200 "${BENCH_MPIRUN[@]}" -x "LD_PRELOAD=$TR/libcuda_mpi_trace.so" -x "TRACE_DIR=$dir" -np "$np" "$@" \
+        >"$OUT/trace-$name.log" 2>&1 || { say "timeline: $name failed (exit $?): trace-$name.log"; failed=1; }
     python3 autograder/gpu-host/trace_processes.py "$dir" --kernel "${TRACE_KERNEL:-Write_GPU_Read_GPU}" \
         >"$OUT/trace-$name.txt" 2>&1 || { say "timeline: no summary of $name: trace-$name.txt"; failed=1; }
 }
