@@ -78,27 +78,27 @@ demo:
 grade:
 	$(require_lab)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
-	autograder/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(ONLY),--only '$(ONLY)') $(if $(FORCE),--force) \
+	instructor/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(ONLY),--only '$(ONLY)') $(if $(FORCE),--force) \
 	  $(if $(NO_PERF),--no-perf) $(if $(CPU_ONLY),--cpu-only) $(if $(ROSTER),--roster '$(ROSTER)') \
 	  $(if $(DEADLINE),--deadline '$(DEADLINE)') $(if $(LATE_PER_DAY),--late-per-day $(LATE_PER_DAY)) \
 	  $(if $(LATE_CAP),--late-cap $(LATE_CAP)) $(if $(MANUAL),--manual '$(MANUAL)') $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) \
 	  $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
 
-# The LMS's grade-import CSV of a graded lab (autograder/export).
+# The LMS's grade-import CSV of a graded lab (instructor/export).
 export:
 	@test -n "$(LAB)" && test -n "$(FORMAT)" || { echo "usage: make export LAB=N FORMAT=canvas|moodle|csv [OUT=dir] [ASSIGNMENT='Lab 2 (4711)']" >&2; exit 2; }
-	autograder/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(LAB) $(FORMAT)
+	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(LAB) $(FORMAT)
 
 similarity:
 	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir]" >&2; exit 2; }
-	autograder/similarity $(if $(OUT),-o $(OUT)) $(if $(ROSTER),--roster $(ROSTER)) $(LAB) $(SUBMISSIONS)
+	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(ROSTER),--roster $(ROSTER)) $(LAB) $(SUBMISSIONS)
 
 release:
-	autograder/release $(if $(OUT),$(OUT))
+	instructor/release $(if $(OUT),$(OUT))
 
 test:
-	@test -x autograder/selftest/run || { echo "make test is the kit maintainers' own suite, not part of the student copy: make labN && make check tests your code" >&2; exit 2; }
-	SELFTEST_JOBS=$(JOBS) autograder/selftest/run
+	@test -x maintainer/selftest/run || { echo "make test is the kit maintainers' own suite, not part of the student copy: make labN && make check tests your code" >&2; exit 2; }
+	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run
 
 # On a machine with apt: the Debian packages a GPU host without a package
 # registry needs (Check, json-c, bubblewrap, pyelftools, GCC 12's offload

@@ -1,7 +1,7 @@
 /* Lab 1 (matmult): hidden tests, for instructors. `make release` leaves this
  * file out of the student copy; the suite then runs without them. */
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab1_checks.h"
 
 /* Larger and more lopsided shapes than the visible tests use. */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "lab1_checks.h"
 
 /* Vectors, the seed's own 2x2 and 3x2 shapes, and shapes with m != n != k. */

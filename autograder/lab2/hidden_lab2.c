@@ -5,7 +5,7 @@
 
 #include <omp.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "lab2_checks.h"
 #include "poisson.h"
 

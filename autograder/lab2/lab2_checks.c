@@ -8,7 +8,7 @@
 #include <omp.h>
 
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "mandel.h"
 #include "poisson.h"
 #include "poisson_omp.h"

@@ -10,7 +10,7 @@
 
 #include <omp.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "poisson_driver.h"
 
 typedef struct {

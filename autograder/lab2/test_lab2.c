@@ -5,7 +5,7 @@
  * region (libgomp's threads do not survive fork()). Thread counts are set
  * inside each test with omp_set_num_threads; OMP_WAIT_POLICY=passive (set
  * by make check) keeps idle threads from spinning on a busy machine. */
-#include "grader.h"
+#include "autograder.h"
 
 void lab2_poisson_tests(ag_suite *s);
 void lab2_mandel_tests(ag_suite *s);

@@ -11,7 +11,7 @@
 
 #include <omp.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "lab2_checks.h"
 #include "mandel.h"
 

@@ -16,7 +16,7 @@
 #include <omp.h>
 
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab2_checks.h"
 #include "poisson.h"
 #include "poisson_omp.h"

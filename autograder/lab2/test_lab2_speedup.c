@@ -22,7 +22,7 @@
 
 #include <omp.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "poisson_omp.h"
 
 enum { SEEN_NONE, SEEN_STATIC, SEEN_DYNAMIC, SEEN_GUIDED, SEEN_RUNTIME };

@@ -1,7 +1,7 @@
 /* Lab 3 (gpu-matmult): hidden tests, for instructors. `make release` leaves
  * this file out of the student copy; the suite then runs without them. */
 #include "lab3_checks.h"
-#include "grader.h"
+#include "autograder.h"
 
 /* C of 16400 x 16400 doubles is 2.15e9 bytes, past 2^31: a byte count kept
  * in an int overflows (the seed's bug), here for the host-side code that

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "matmult_gpu.h"
 
 typedef void (*l3_fn)(int m, int n, int k, const double *A, const double *B, double *C);

@@ -17,7 +17,7 @@
 
 #include "alloc.h"
 #include "lab3_checks.h"
-#include "grader.h"
+#include "autograder.h"
 
 /* ---- on the CPU: launch geometry ------------------------------------------ */
 

@@ -1,7 +1,7 @@
 /* Lab 4 (multigpu-jacobi): hidden tests, for instructors. `make release`
  * leaves this file out of the student copy; the suite then runs without
  * them. */
-#include "grader.h"
+#include "autograder.h"
 #include "jacobi.h"
 #include "lab4_checks.h"
 

@@ -5,7 +5,7 @@
 
 #include "alloc.h"
 #include "gpu.h"
-#include "grader.h"
+#include "autograder.h"
 #include "offload_where.h"
 #include "poisson.h"
 

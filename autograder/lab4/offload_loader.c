@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "jacobi.h"
 #include "offload_where.h"
 

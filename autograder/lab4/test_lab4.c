@@ -14,7 +14,7 @@
  * Tests that need GPUs are skipped (never passed) where there are fewer;
  * the offload stage runs on the host where no GPU offloading exists, and
  * the kit's z-split and gather are tested with MPI ranks on the CPU. */
-#include "grader.h"
+#include "autograder.h"
 #include "jacobi.h"
 #include "lab4_checks.h"
 

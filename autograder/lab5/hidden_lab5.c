@@ -1,7 +1,7 @@
 /* Lab 5 (cuda-mpi-stencil): hidden tests, for instructors. `make release`
  * leaves this file out of the student copy; the suite then runs without
  * them. */
-#include "grader.h"
+#include "autograder.h"
 #include "lab5_checks.h"
 #include "wave.h"
 

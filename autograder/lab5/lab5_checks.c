@@ -10,7 +10,7 @@
 
 #include "alloc.h"
 #include "cuda_check.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab5_checks.h"
 #include "wave.h"
 #include "wave_gpu.h"

@@ -1,4 +1,4 @@
-/* Lab 5's test helpers (the generic ones are in autograder/grader.h). */
+/* Lab 5's test helpers (the generic ones are in autograder/autograder.h). */
 #ifndef LAB5_CHECKS_H
 #define LAB5_CHECKS_H
 

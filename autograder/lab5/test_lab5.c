@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab5_checks.h"
 #include "wave.h"
 #include "wave_serial.h"

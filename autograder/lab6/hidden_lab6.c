@@ -1,7 +1,7 @@
 /* Lab 6 (halo-taskqueue): hidden tests, for instructors. `make release`
  * leaves this file out of the student copy; the suite then runs without
  * them. */
-#include "grader.h"
+#include "autograder.h"
 #include "halo.h"
 #include "lab6_checks.h"
 

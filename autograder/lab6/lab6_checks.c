@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "lab6_checks.h"
 
 static const char *pattern_name(halo_pattern p)

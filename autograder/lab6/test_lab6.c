@@ -20,7 +20,7 @@
 
 #include <cuda_runtime.h>
 
-#include "grader.h"
+#include "autograder.h"
 #include "halo.h"
 #include "lab6_checks.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab7_checks.h"
 
 /* Grids one cell thick along an axis (a 1x1 Thomas system, a transform of

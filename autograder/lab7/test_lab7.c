@@ -22,7 +22,7 @@
 
 #include "alloc.h"
 #include "fp_gpu.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab7_checks.h"
 #include "poisson.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "grader.h"
+#include "autograder.h"
 #include "lab7_checks.h"
 #include "poisson.h"
 

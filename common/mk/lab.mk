@@ -13,7 +13,7 @@
 #   DRIVERS         programs built from the kit's sources plus the student's objects
 #   <driver>_SRCS   the kit sources of each driver
 #   <driver>_LDFLAGS  its own link flags (an MPI checker program's:
-#                   CHECKER_MPI_LDFLAGS, autograder/checker/checker.mk)
+#                   CHECKER_MPI_LDFLAGS, autograder/mpi_checker/checker.mk)
 #   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
@@ -41,7 +41,7 @@ LAB_CFLAGS :=
 LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
-include autograder/checker/checker.mk
+include autograder/mpi_checker/checker.mk
 include $(LAB_DIR)/lab.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
@@ -65,7 +65,7 @@ endif
 # it makes, even between two static functions of one file, shows in its
 # object as a relocation (the call rules, below, read them). Debug
 # information changes no code; it lets a hang's line name the function and
-# line it was stuck in (autograder/checker/stuck.h). DWARF 4: binutils 2.40's
+# line it was stuck in (autograder/mpi_checker/stuck.h). DWARF 4: binutils 2.40's
 # addr2line reads a DWARF 5 file table with a #line in it as the copy's
 # file (build/.../student/x.c), not the student's.
 STUDENT_SECTIONS = -ffunction-sections -fdata-sections
@@ -80,7 +80,7 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 # An archive, so that a program links only the common code it uses (the
 # matmult driver pulls in OpenBLAS; lab 2 never does).
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
-GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/grader/*.c) autograder/checker/stuck.c)
+GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/runner/*.c) autograder/mpi_checker/stuck.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
@@ -139,7 +139,7 @@ $(COMMON_LIB): $(COMMON_OBJS)
 # SANITIZE (a lab's lab.mk: address,undefined): the test program links the
 # student's C files built again with those sanitizers (the drivers and
 # benchmarks keep the plain objects): a read one past a buffer that leaves
-# the answer unchanged stops the test, and autograder/grader/sanitizer_report.c
+# the answer unchanged stops the test, and autograder/runner/sanitizer_report.c
 # makes the report its message.
 # A compiler without the sanitizers' runtime (a GPU host's own GCC, say)
 # builds the tests without them, and says so.
@@ -172,7 +172,7 @@ CALLS_CONF := $(wildcard $(TEST_DIR)/calls.conf)
 ifeq ($(CALL_VIOLATIONS),)
 ifneq ($(CALLS_CONF),)
 CALL_VIOLATIONS := $(BUILD)/call-violations
-CHECK_CALLS = PYTHONPATH=autograder$${PYTHONPATH:+:$$PYTHONPATH} python3 -m grading.calls -o $(CALL_VIOLATIONS) $(CALLS_CONF) $(STUDENT_OBJS)
+CHECK_CALLS = PYTHONPATH=autograder$${PYTHONPATH:+:$$PYTHONPATH} python3 -m callrules.calls -o $(CALL_VIOLATIONS) $(CALLS_CONF) $(STUDENT_OBJS)
 endif
 endif
 

@@ -12,15 +12,15 @@
  * the NCCL stage with jacobi_gpu3 too). Rank 0 prints one line per case,
  * "ok ..." or "FAIL ..." with the first wrong point; the exit status is 0
  * only if every case passed, and a deadlock or an early end of the program
- * is a FAIL (autograder/checker/mpi_checker.h). */
+ * is a FAIL (autograder/mpi_checker/mpi_checker.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "grader/hints.h"
-#include "checker/mpi_checker.h"
+#include "runner/hints.h"
+#include "mpi_checker/mpi_checker.h"
 #include "cli.h"
 #include "decomp.h"
 #include "jacobi.h"

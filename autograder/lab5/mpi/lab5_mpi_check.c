@@ -16,7 +16,7 @@
  *   --watchdog S  a case's hard time limit (100 s on the CPU, 300 with CUDA)
  *
  * A deadlock ends the job with "FAIL TIMEOUT ..." within seconds
- * (autograder/checker/mpi_checker.h), not at the suite's time limit. The
+ * (autograder/mpi_checker/mpi_checker.h), not at the suite's time limit. The
  * exit status is 0 only if every case passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -25,10 +25,10 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "grader/hints.h"
+#include "runner/hints.h"
 #include "lab5_record.h"
 #include "wave_mpi.h"
-#include "checker/mpi_checker.h"
+#include "mpi_checker/mpi_checker.h"
 #include "wave_serial.h"
 
 static int rank, np, order_checks, watchdog_s;

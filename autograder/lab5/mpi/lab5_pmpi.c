@@ -1,6 +1,6 @@
 /* Lab 5's check program: a PMPI layer. The program defines the MPI calls
  * that the stages make; the linker binds the student's calls to these
- * (under the kit's watchdog layer, autograder/checker/mpi_checker.h),
+ * (under the kit's watchdog layer, autograder/mpi_checker/mpi_checker.h),
  * which log the call (lab5_record.h) and pass it on to the library's PMPI_
  * entry point. The program's own MPI calls set pmpi_quiet and go unlogged. */
 #include <mpi.h>

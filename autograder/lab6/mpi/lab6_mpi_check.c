@@ -19,7 +19,7 @@
  * through MPI's profiling interface, halo_mpi_log.c), the taskqueue must
  * report 2 x blocks events, and (host backend) the per-block event log must
  * show each block packed before it was sent and unpacked only after its
- * receive completed. The kit's watchdog (autograder/checker/mpi_checker.h)
+ * receive completed. The kit's watchdog (autograder/mpi_checker/mpi_checker.h)
  * turns a hang into a FAIL line: every rank without progress (no block's
  * event, nothing completed by MPI) for seconds. */
 #define _POSIX_C_SOURCE 200809L
@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "../lab6_table.h"
-#include "checker/mpi_checker.h"
+#include "mpi_checker/mpi_checker.h"
 #include "halo_mpi.h"
 #include "halo_mpi_log.h"
 #include "mpi_check.h"

@@ -15,7 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "checker/completion.h"
+#include "mpi_checker/completion.h"
 #include "halo.h"
 #include "tq_order_probe.h"
 

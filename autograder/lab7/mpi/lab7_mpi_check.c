@@ -15,14 +15,14 @@
  * wrong; the exit status is 0 only if every case passed everywhere. A rank
  * that fails a check and leaves a case early makes the others wait in a
  * collective it never calls: the kit's watchdog ends the job then, within
- * seconds (autograder/checker/mpi_checker.h). */
+ * seconds (autograder/mpi_checker/mpi_checker.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "checker/mpi_checker.h"
+#include "mpi_checker/mpi_checker.h"
 #include "fp_gpu.h"
 #include "fp_mpi.h"
 #include "nccl/nccl_world.h"

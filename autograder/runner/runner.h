@@ -1,0 +1,99 @@
+/* The kit's test runner over Check (autograder/autograder.h gathers it with
+ * the comparisons, the launchers and the labs' helpers).
+ *
+ * Registration is shown in autograder/autograder.h.
+ *
+ * What it adds to Check:
+ * - points per test, a score, and one line per test that a student can act on;
+ * - hidden tests (instructors only; the student copy leaves them out);
+ * - every test in its own forked process with a time limit, so a crash, an
+ *   exit() or an endless loop in student code costs that test only (CRASH,
+ *   TIMEOUT) and the run goes on. Check alone counts a test whose code calls
+ *   exit(0) as passed; here a test passes only if it reaches its end;
+ * - a real SKIP for tests that need more GPUs than the machine has, or whose
+ *   runs_here check says this host cannot give them meaning: reported with
+ *   the reason, never run, never counted as passed;
+ * - results.json in Gradescope's schema, on request.
+ *
+ * The runner's own process never touches CUDA, OpenMP, threaded BLAS or MPI
+ * before forking (none of them survives fork()); all of that happens inside
+ * the tests.
+ *
+ * Command line of every test binary (also through make check):
+ *   --results FILE    write Gradescope results.json (or AG_RESULTS=FILE)
+ *   --visible-only    run only the visible tests (or AG_VISIBLE_ONLY=1)
+ *   --only NAME[,NAME...]  run only those tests
+ *   --list            list the tests with points and visibility
+ * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
+ * call rules, autograder/labN/calls.conf; make check writes FILE), each
+ * rule's message in full once. A test that needs more GPUs than there are
+ * is skipped first, whatever its call rules say.
+ * The tests run one at a time, in the order registered, each line printed
+ * as its test ends; the closing summary line, in Check's format, counts
+ * those lines (a skip is not a check).
+ * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
+ * not pass after 5 s or more (or with a limit cut to what was left) have
+ * taken all but 5 s of S seconds, the rest are NOT RUN, and after the first
+ * such test the others' limits are cut to what is left, so that one
+ * endless loop costs a student about a minute.
+ * A TIMEOUT line names the function the test was stuck in, with its file
+ * and line (autograder/mpi_checker/stuck.h: the test's process records its
+ * stack shortly before the limit); failing that, with AG_CALLS_CONF=FILE
+ * (make check), the functions that the calls.conf's "tests" lines map to
+ * that test. A checker program's run (ag_run_mpi, ag_run_program) ends 3 s
+ * before its test's limit, so that the test says where each rank was.
+ * CK_DEFAULT_TIMEOUT and CK_TIMEOUT_MULTIPLIER scale the time limits as in
+ * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
+#ifndef KIT_GRADER_RUNNER_H
+#define KIT_GRADER_RUNNER_H
+
+#include <check.h>
+
+typedef struct ag_suite ag_suite;
+
+typedef struct {
+    const TTest *test;  /* the Check test: START_TEST(name) ... END_TEST */
+    double points;      /* what passing it is worth */
+    int hidden;         /* 1: for instructors only, not in the student copy */
+    int gpus;           /* GPUs it needs; with fewer it is skipped, not passed */
+    double timeout;     /* seconds; 0 means the suite's default (10 s) */
+    /* Optional: can the test's result mean what it should on this host?
+     * Returns nonzero if so; else writes why not, and the test is skipped
+     * with that reason. Called in a child process of its own (it may start
+     * CUDA or an OpenMP offload runtime). */
+    int (*runs_here)(char *why, int len);
+    /* Optional, for one Check test that serves every row of a table (a
+     * variant each, a list of launches each) instead of one copy of its
+     * body per row: the name this row's test is known by (in the output,
+     * --only, calls.conf and results.json; default: the Check test's own),
+     * and the row, which the body reads with ag_test_arg(). */
+    const char *name;
+    const void *arg;
+} ag_spec;
+
+void ag_add(ag_suite *suite, ag_spec spec);
+
+/* The .arg of the test now running (NULL when it was registered without). */
+const void *ag_test_arg(void);
+
+/* For the layer's checker-program runs (launch.c): the wall-clock time
+ * (timer.h's wall_time) at which the test now running hits its limit; 0
+ * outside a test. */
+double ag_test_deadline(void);
+
+/* A row of a table test: `static const my_row gpu2_sizes = {...};` and
+ * ag_add(s, (ag_spec){AG_ROW(variant_sizes, gpu2_sizes), .points = 2}) make
+ * a test named gpu2_sizes that runs variant_sizes's body on that row. */
+#define AG_ROW(check_test, row) .test = (check_test), .name = #row, .arg = &(row)
+
+/* Runs the lab's tests and returns the process exit status: 0 when every
+ * test that ran passed, 1 otherwise, 2 for bad arguments. */
+int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *));
+
+/* A lab's hidden tests: hidden_labN.c defines this function and registers
+ * them there; ag_main calls it after the lab's own register function. The
+ * student copy has no hidden_labN.c, so there it is not defined (a weak
+ * symbol) and the suite runs without them. */
+void ag_hidden_tests(ag_suite *suite) __attribute__((weak));
+
+#endif

@@ -1,0 +1,160 @@
+"""The command line of instructor/grade: its options, and the choice between
+grading here (batch) and on a Slurm cluster (slurm). The imports run one
+way: command uses slurm and batch, slurm uses batch; batch and slurm keep
+the resume records through records.py, and command and slurm list the
+class with unpack.py, neither of which imports any of them back."""
+import argparse
+import os
+import signal
+import sys
+import time
+
+from . import lms, perf, slurm, term
+from .batch import grade_here, merge
+from .sandbox import UID_BLOCK
+from .unpack import class_entries, submissions
+from .util import KIT, Interrupted, Running, make_var
+
+
+def arguments(doc, argv=None):
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=doc)
+    ap.add_argument("lab", help="the lab's number")
+    ap.add_argument("submissions", nargs="?", help="the folder of submissions")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="submissions graded at once [1]")
+    ap.add_argument("-o", "--out", help="where results go [build/grade/labN]")
+    ap.add_argument("--force", action="store_true", help="grade again what is already graded")
+    ap.add_argument("--wall", type=int, default=600, help="seconds for all the tests of one submission [600]")
+    ap.add_argument("--build-wall", type=int, default=180, help="seconds for one build [180]")
+    ap.add_argument("--no-perf", action="store_true", help="no performance points (instructor/perf/perf.conf)")
+    ap.add_argument("--keep", action="store_true", help="keep the work folders (OUT/work)")
+    ap.add_argument("--no-leaderboard", action="store_true",
+                    help="no anonymised leaderboard of the performance points on the class's page (class.html)")
+    ap.add_argument("--only", help="grade only these students (comma-separated)")
+    ap.add_argument("--sandbox", choices=("required", "off"), default="required",
+                    help="'off' runs student code unconfined: only for code you trust [required]")
+    ap.add_argument("--cpu-only", action="store_true",
+                    help="grade a lab with GPU tests on a host without a GPU (those points are lost: the summary says how many)")
+    ap.add_argument("--roster", help="a CSV of the class (id, login, name, email, section, submitted): maps a "
+                    "Canvas or Moodle download's names and ids (instructor/grading/lms.py)")
+    ap.add_argument("--deadline", help="the due date-time (ISO, UTC unless it says), for the late policy")
+    ap.add_argument("--late-per-day", type=float, help="percent of the lab's points taken per day late [0]")
+    ap.add_argument("--late-cap", type=float, help="at most this percent taken for lateness [100]")
+    ap.add_argument("--manual", help="a CSV 'student,points[,comment]' of manual marks added to the total")
+    ap.add_argument("--prepare", metavar="DIR", help="only prepare the lab's grading (the kit copy, the reference, "
+                    "the test list) in DIR, for --prepared")
+    ap.add_argument("--prepared", metavar="DIR", help="use the grading prepared in DIR (prepared again there if "
+                    "the kit changed since): Gradescope's run_autograder")
+    ap.add_argument("--slurm", action="store_true",
+                    help="grade as a Slurm array job (sbatch --array) and wait for it, then merge")
+    ap.add_argument("--slurm-opts", default="", help="more sbatch options, e.g. '--partition=gpu --account=cs101 "
+                    "--time=2:00:00' (after the grader's own, so they win)")
+    ap.add_argument("--slurm-tasks", type=int, help=f"array tasks [one per {slurm.PER_TASK} submissions to grade]")
+    ap.add_argument("--slurm-task", help=argparse.SUPPRESS)  # an array task: its class's share list
+    args = ap.parse_args(argv)
+    if not args.lab.isdigit():
+        sys.exit("grade: LAB is a lab's number, e.g. 1")
+    if args.prepare:
+        return args
+    if not args.submissions or not os.path.isdir(args.submissions):
+        sys.exit(f"grade: {args.submissions or 'SUBMISSIONS'} is not a folder")
+    args.jobs = max(1, args.jobs)
+    if args.jobs > UID_BLOCK:
+        sys.exit(f"grade: at most {UID_BLOCK} jobs at once")
+    return args
+
+
+def stop_on_signals():
+    """Ctrl-C (or SIGTERM): stop every running sandbox and build at once
+    (util.Running), let the batch write the gradebook of what was graded;
+    a second one ends the grader there and then."""
+    def handler(signum, frame):
+        if Running.stopping.is_set():
+            os._exit(128 + signum)
+        print(f"\ngrade: {signal.Signals(signum).name}: stopping the running submissions (their work is "
+              "dropped), then writing the gradebook of those graded; a second Ctrl-C ends at once",
+              file=sys.stderr, flush=True)
+        Running.stop_all()
+    signal.signal(signal.SIGINT, handler)
+    signal.signal(signal.SIGTERM, handler)
+
+
+def prepare_only(args):
+    """--prepare DIR: the lab's kit copy, reference and test list in DIR,
+    for later runs with --prepared DIR."""
+    from .lab import Lab
+    work = os.path.abspath(args.prepare)
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o755)
+    lab = Lab(args.lab, work, args, work)
+    reused = lab.reuse_or_prepare()
+    print(f"grade: lab {lab.num} {'already prepared' if reused else 'prepared'} in {work} "
+          f"({len(lab.tests)} tests); grade with --prepared {work}", file=sys.stderr)
+    return 0
+
+
+def no_submissions(folder, lab):
+    """Why the class folder gives nothing to grade, in words."""
+    names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    files = make_var(lab, "STUDENT_FILES")
+    if not names:
+        return f"grade: {folder} is empty: nothing to grade"
+    return (f"grade: {folder} holds no submission the grader can read ({len(names)} entries, e.g. "
+            f"{', '.join(names[:3])}). It reads: one folder or archive (.zip, .tar.gz) per student with the "
+            f"lab's files ({files}); a Canvas bulk download (files named LOGIN_USERID_SUBMISSIONID_FILE); "
+            "a Moodle one (folders NAME_ID_assignsubmission_file_)")
+
+
+def main(doc, argv=None):
+    args = arguments(doc, argv)
+    if args.prepare:
+        sys.exit(prepare_only(args))
+    out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
+    os.makedirs(os.path.join(out, "students"), exist_ok=True)
+    folder, _, meta, said = lms.stage_class(args.submissions, os.path.join(out, "lms"),
+                                            make_var(args.lab, "STUDENT_FILES").split(), args.roster, out, "grade")
+    if said:
+        print(f"grade: {said}, staged in {folder}", file=sys.stderr)
+        args.submissions = folder
+    term.save(out, args, meta)
+    # Before the Slurm array is submitted too (its tasks grade -j at once).
+    warning = perf.jobs_warning(args.jobs, [] if args.no_perf else perf.perf_config(args.lab))
+    if warning:
+        print(warning, file=sys.stderr)
+    if args.slurm:
+        sys.exit(slurm.submit(args, out))
+    if args.slurm_task:
+        sys.exit(slurm.task(args, out))
+    t0 = time.time()
+    subs = class_entries(args.submissions, args.only)
+    if not subs and not args.only:
+        sys.exit(no_submissions(args.submissions, args.lab))
+    stop_on_signals()
+    try:
+        fresh = grade_here(args, out, subs)
+    except Interrupted:
+        sys.exit("grade: stopped before any submission was graded (while preparing the reference)")
+    merge(out, fresh, len(subs) - fresh - args.stopped, t0, present=set(submissions(args.submissions)),
+          leaderboard=not args.no_leaderboard)
+    if Running.stopping.is_set():
+        print(f"grade: interrupted: {args.stopped} of {len(subs)} not graded yet; the gradebook holds those "
+              "graded. Run the same command again to grade the rest (what is graded is kept).", file=sys.stderr)
+        sys.exit(130)
+
+
+def export_main(argv=None):
+    """python3 -m grading.command export LAB FORMAT [-o OUT] [--assignment NAME]"""
+    ap = argparse.ArgumentParser(prog="make export", description="the LMS's grade-import CSV of a graded lab")
+    ap.add_argument("lab")
+    ap.add_argument("format", choices=("canvas", "moodle", "csv"))
+    ap.add_argument("-o", "--out", help="the grading's folder [build/grade/labN]")
+    ap.add_argument("--assignment", help="the assignment's column name in the LMS [Lab N]")
+    args = ap.parse_args(argv)
+    out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
+    path, n = term.export(out, args.format, args.assignment)
+    print(f"export: {n} students to {path} (import it in {args.format if args.format != 'csv' else 'any'} "
+          "gradebook; INSTRUCTORS.md says how)")
+
+
+if __name__ == "__main__":
+    export_main(sys.argv[2:] if sys.argv[1:2] == ["export"] else sys.argv[1:])

@@ -1,0 +1,177 @@
+"""The lab being graded: what every submission shares, prepared once per
+run: the kit copy the sandbox sees (instructor-only paths left out, hidden
+tests blanked), the reference build (outside the sandbox, trusted), the
+expected test list and the symbols a student object may not define."""
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import instructor_only
+from callrules.elf import ObjectFile
+from .perf import perf_config
+from .repeat import read_conf as read_repeat
+from .util import KIT, make_var, run_capture
+
+
+def parse_test_list(text):
+    """The test binary's --list: 'NAME POINTS points VISIBILITY [(needs a GPU)]'."""
+    tests = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 4 and f[2] == "points":
+            tests.append({"name": f[0], "points": float(f[1]), "hidden": f[3] == "hidden", "gpu": "GPU" in line})
+    return tests
+
+
+class Lab:
+    def __init__(self, num, out, args, work=None):
+        self.num, self.args = num, args
+        self.name = make_var(num, "LAB_NAME")
+        self.student_files = make_var(num, "STUDENT_FILES").split()
+        # its test program is built with the sanitizers (common/mk/lab.mk)
+        self.sanitized = bool(make_var(num, "SANITIZE").strip())
+        self.kit_build = f"build/kit/lab{num}"
+        self.work = work or scratch_folder(out, num)
+        self.view = os.path.join(self.work, "kit")
+        self.ref_build = os.path.join(self.work, "reference")
+        self.perf = perf_config(num) if not args.no_perf else []
+        self.repeat = read_repeat(num)  # tests a race may pass by luck: run again (grading/repeat.py)
+        calls = os.path.join(KIT, "autograder", f"lab{num}", "calls.conf")
+        self.calls_conf = calls if os.path.exists(calls) else None
+
+    def prepare(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        os.chmod(self.work, 0o755)
+        self.copy_kit()
+        # The kit's objects (hidden tests included) and the reference, built
+        # from the kit copy before its hidden tests are blanked.
+        rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={self.num}",
+                               f"SUBMISSION={KIT}/reference/{self.name}", f"BUILD={self.ref_build}",
+                               f"KIT_BUILD={self.kit_build}", "all"], cwd=self.view)
+        if rc != 0:
+            sys.exit(f"grade: the reference of lab {self.num} does not build:\n{log[-3000:]}")
+        self.tests = self.list_tests()
+        self.forbidden = self.forbidden_symbols()
+        for p in self.perf:
+            p.build_reference(self)
+        self.blank_hidden_tests()
+        subprocess.run(["chmod", "-R", "a+rX,go-w", self.view], check=True)
+
+    def digest(self):
+        """What a prepared folder was made from: the lab's tests, reference,
+        given code and the kit's common code, the performance entries."""
+        from .current import tree_digest
+        parts = [tree_digest(os.path.join(KIT, d)) for d in
+                 (f"autograder/lab{self.num}", f"reference/{self.name}", f"labs/{self.name}", "common",
+                  "instructor/perf")]
+        return " ".join(parts + [",".join(p.name for p in self.perf)])
+
+    def reuse_or_prepare(self):
+        """A folder made by instructor/grade --prepare (Gradescope's setup.sh)
+        is used as it is when it was made from this kit; otherwise prepared
+        again. Returns True when reused."""
+        record = os.path.join(self.work, "prepared.json")
+        try:
+            with open(record) as f:
+                old = json.load(f)
+            if old["digest"] == self.digest():
+                self.tests, self.forbidden = old["tests"], set(old["forbidden"])
+                return True
+        except (OSError, ValueError, KeyError):
+            pass
+        self.prepare()
+        with open(record, "w") as f:
+            json.dump({"digest": self.digest(), "tests": self.tests, "forbidden": sorted(self.forbidden)}, f)
+        return False
+
+    def copy_kit(self):
+        patterns = instructor_only.globs()
+        excluded = [g for g in patterns if g not in instructor_only.hidden_test_globs(patterns)]
+
+        def ignore(folder, names):
+            rel = os.path.relpath(folder, KIT)
+            return [n for n in names if instructor_only.matches(os.path.join(rel, n), excluded)]
+
+        os.makedirs(self.view)
+        for top in ("Makefile", "common", "labs", "autograder", "datasets"):
+            src = os.path.join(KIT, top)
+            if os.path.isdir(src):
+                shutil.copytree(src, os.path.join(self.view, top), ignore=ignore, symlinks=True)
+            elif os.path.isfile(src):
+                shutil.copy2(src, os.path.join(self.view, top))
+
+    def blank_hidden_tests(self):
+        """Hidden tests stay in the build as objects compiled above; their
+        text is replaced, dated far back so that make never recompiles them.
+        (If it tried, the kit's build folder is read-only in the sandbox and
+        the build would fail loudly instead of dropping tests.)"""
+        hidden = instructor_only.hidden_test_globs(instructor_only.globs())
+        old = datetime.datetime(2000, 1, 1).timestamp()
+        for root, _, files in os.walk(self.view):
+            for n in files:
+                p = os.path.join(root, n)
+                if instructor_only.matches(os.path.relpath(p, self.view), hidden):
+                    with open(p, "w") as f:
+                        f.write("/* Hidden tests: not visible here. The grader links them in compiled. */\n")
+                    os.utime(p, (old, old))
+
+    def list_tests(self):
+        out = subprocess.run([os.path.join(self.ref_build, f"test_lab{self.num}"), "--list"],
+                             capture_output=True, text=True, check=True).stdout
+        tests = parse_test_list(out)
+        if not tests:
+            sys.exit("grade: the reference's test binary lists no tests")
+        return tests
+
+    def forbidden_symbols(self):
+        """Global symbols a student's object may not define: every name the
+        test binary defines or uses, and everything the shared libraries it
+        loads define (a student 'rename' or 'json_object_new_double' would
+        replace the grader's; a '__gmon_start__', weak and undefined in the
+        runner, would run before main). The lab's own functions are of
+        course allowed."""
+        binary = os.path.join(self.ref_build, f"test_lab{self.num}")
+        own = set()
+        for obj in self.student_objects(self.ref_build):
+            own |= ObjectFile(obj).defined()
+        names = ObjectFile(binary).referenced()
+        libs = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+        for line in libs.splitlines():
+            f = line.split()
+            path = f[2] if len(f) > 2 and f[1] == "=>" else (f[0] if f and f[0].startswith("/") else None)
+            if path and os.path.exists(path):
+                names |= ObjectFile(path).defined(dynamic=True)
+        return names - own
+
+    def student_objects(self, build):
+        folder = os.path.join(build, "student")
+        return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".o"))
+
+    def from_cu(self, obj):
+        """Was this student object compiled from one of the lab's .cu files?"""
+        return os.path.splitext(os.path.basename(obj))[0] + ".cu" in self.student_files
+
+    @property
+    def max_points(self):
+        return sum(t["points"] for t in self.tests) + sum(p.points for p in self.perf)
+
+
+def scratch_folder(out, num):
+    """Where the kit copy, the reference build and the work folders go:
+    OUT/.grader, unless the sandbox's user could not reach it (OUT below
+    /root, say), then a fresh folder in the system's temporary space."""
+    out = os.path.realpath(out)
+    parts = [out]
+    while parts[-1] != os.path.dirname(parts[-1]):
+        parts.append(os.path.dirname(parts[-1]))
+    if os.geteuid() != 0 or all(os.stat(p).st_mode & 0o001 for p in parts if os.path.exists(p)):
+        return os.path.join(out, ".grader")
+    folder = tempfile.mkdtemp(prefix=f"kit-grade-lab{num}-")
+    os.chmod(folder, 0o755)
+    print(f"grade: {out} is not reachable by the sandbox's user; working in {folder}", file=sys.stderr)
+    return folder

@@ -1,0 +1,162 @@
+"""Submissions as a learning-management system hands them out, turned into
+the grader's class folder (one folder per student), and a roster that maps
+the LMS's names and ids.
+
+Canvas's bulk download is flat: one file per uploaded file, named
+    LOGIN_USERID_SUBMISSIONID_FILENAME        (jensenbob_12345_678910_poisson.c)
+    LOGIN_late_USERID_SUBMISSIONID_FILENAME   (handed in after the due date)
+where a second upload of the same name gets '-1', '-2' before its extension.
+Moodle's is a folder per student and plugin:
+    FULL NAME_PARTICIPANTID_assignsubmission_file_/FILES
+A roster (optional) is a CSV with a header; the columns read are, in any
+order and case: id (Canvas 'ID', Moodle participant or 'ID number'),
+login ('SIS Login ID', 'Username'), name ('Student', 'Full name'), email
+('Email address'), section, submitted (ISO time of the upload, for the
+late policy)."""
+import csv
+import os
+import re
+import shutil
+
+from . import term
+from .unpack import student_id
+
+CANVAS = re.compile(r"^(?P<login>[A-Za-z0-9]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<subid>\d+)_(?P<file>.+)$")
+MOODLE = re.compile(r"^(?P<name>.+)_(?P<uid>\d+)_assignsubmission_(?:file|onlinetext)_?$")
+RESUBMIT = re.compile(r"^(?P<stem>.+?)-\d+(?P<ext>\.[^.]+)$")
+
+ROSTER_COLUMNS = {"id": ("id", "user id", "participant", "id number", "sis user id"),
+                  "login": ("login", "sis login id", "username", "login id"),
+                  "name": ("name", "student", "full name"), "email": ("email", "email address"),
+                  "section": ("section",), "submitted": ("submitted", "submitted at", "last modified")}
+
+
+def layout(folder):
+    """'canvas', 'moodle' or 'folders' (the grader's own: an entry per
+    student), from what the folder holds."""
+    names = [n for n in os.listdir(folder) if not n.startswith(".")]
+    files = [n for n in names if os.path.isfile(os.path.join(folder, n))]
+    dirs = [n for n in names if os.path.isdir(os.path.join(folder, n))]
+    if files and all(CANVAS.match(n) for n in files) and not dirs:
+        return "canvas"
+    if dirs and all(MOODLE.match(n) for n in dirs):
+        return "moodle"
+    return "folders"
+
+
+def canvas_name(name, wanted):
+    """(a Canvas file's own name, its upload number): '-N' (the Nth
+    re-upload) dropped when that gives one of the lab's files."""
+    m = RESUBMIT.match(name)
+    if m and name not in wanted and m["stem"] + m["ext"] in wanted:
+        return m["stem"] + m["ext"], int(name[len(m["stem"]) + 1:-len(m["ext"])])
+    return name, 0
+
+
+def read_roster(path):
+    """[{id, login, name, email, section, submitted}] from a roster CSV."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, csv.Error, UnicodeDecodeError) as e:
+        raise SystemExit(f"grade: the roster {path} cannot be read: {e}")
+    if not rows:
+        raise SystemExit(f"grade: the roster {path} has no rows (a CSV with a header line is expected)")
+    out = []
+    for row in rows:
+        keys = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+        if keys.get("student", "").lower().startswith("points possible"):
+            continue  # Canvas's second line
+        entry = {c: next((keys[a] for a in aliases if keys.get(a)), "") for c, aliases in ROSTER_COLUMNS.items()}
+        if entry["id"] or entry["login"] or entry["name"]:
+            out.append(entry)
+    if not out:
+        raise SystemExit(f"grade: the roster {path} names no student: its header needs one of id, login, name "
+                         f"(Canvas: ID, SIS Login ID, Student; Moodle: ID number, Username, Full name)")
+    return out
+
+
+def squash(text):
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def match(roster, uid, login, name):
+    """The roster's row of an LMS entry: by id, then login, then name
+    (Canvas logins are the name squashed: 'Bob Jensen' is jensenbob)."""
+    for row in roster:
+        if uid and row["id"] == uid:
+            return row
+    for row in roster:
+        if login and squash(row["login"]) == squash(login):
+            return row
+    for row in roster:
+        n = squash(row["name"])
+        if n and (n == squash(name or "") or (login and sorted(n) == sorted(squash(login)))):
+            return row
+    return None
+
+
+def stage_class(folder, dest, wanted, roster, grades, tool):
+    """stage() for instructor/grade and make similarity alike: the roster
+    given, else the one the grading in the folder grades was given
+    (term.roster_file), so that both name the students as the first
+    grading did. Returns (class folder, kind, meta, what to say of it: None
+    for the grader's own layout)."""
+    if layout(folder) == "folders":
+        return folder, "folders", {}, None
+    path = term.roster_file(roster, grades, tool)
+    folder, kind, meta = stage(folder, dest, wanted, read_roster(path) if path else None)
+    kept = "" if roster else ", the last run's"
+    return folder, kind, meta, (f"a {kind.capitalize()} download: {len(meta)} students"
+                                + (f" (roster {path}{kept})" if path else ""))
+
+
+def stage(folder, dest, wanted, roster=None):
+    """The class folder to grade, and {student id: what the LMS and the
+    roster say of them}. A Canvas or Moodle download is copied into dest,
+    one folder per student (named by the roster's login, or the LMS's);
+    the grader's own layout is graded where it is."""
+    kind = layout(folder)
+    if kind == "folders":
+        return folder, kind, {}
+    entries = {}  # sid -> (info, [(path, name)])
+    for n in sorted(os.listdir(folder)):
+        if n.startswith("."):
+            continue
+        p = os.path.join(folder, n)
+        if kind == "canvas":
+            m = CANVAS.match(n)
+            uid, login, name, files = m["uid"], m["login"], "", [(p, *canvas_name(m["file"], wanted))]
+            late = bool(m["late"])
+        else:
+            m = MOODLE.match(n)
+            uid, login, name, late = m["uid"], "", m["name"], False
+            files = [(os.path.join(p, f), f, 0) for f in sorted(os.listdir(p))]
+        row = match(roster, uid, login, name) if roster else None
+        sid = student_id((row and (row["login"] or row["name"])) or login or name)
+        info = entries.setdefault(sid, ({"lms_id": uid, "lms_login": (row or {}).get("login") or login, "name": (row or {}).get("name") or name,
+                                         "email": (row or {}).get("email", ""), "section": (row or {}).get("section", ""),
+                                         "submitted": (row or {}).get("submitted", ""), "late": late,
+                                         "in_roster": row is not None}, []))[0]
+        info["late"] = info["late"] or late
+        entries[sid][1].extend(files)
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    meta = {}
+    for sid, (info, files) in entries.items():
+        os.makedirs(os.path.join(dest, sid))
+        for path, name, _ in sorted(files, key=lambda f: f[2]):  # the last upload wins
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue  # a link is no student's file; the entry then lacks it, and says so
+            shutil.copyfile(path, os.path.join(dest, sid, os.path.basename(name)))
+        meta[sid] = info
+    if roster:
+        staged = {squash(i["lms_id"]) for i in meta.values()}
+        for row in roster:
+            if row["id"] and squash(row["id"]) not in staged and not any(
+                    m["name"] and squash(m["name"]) == squash(row["name"]) for m in meta.values()):
+                sid = student_id(row["login"] or row["name"] or row["id"])
+                meta.setdefault(sid, {"lms_id": row["id"], "lms_login": row["login"], "name": row["name"],
+                                      "email": row["email"], "section": row["section"], "submitted": "",
+                                      "late": False, "in_roster": True, "no_submission": True})
+    return dest, kind, meta

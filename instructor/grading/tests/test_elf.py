@@ -1,0 +1,100 @@
+"""ELF inspection on objects compiled here (gcc, as the kit compiles
+student code: -fPIC -ffunction-sections -fdata-sections)."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from callrules import elf
+
+SOURCE = r"""
+#include <stdlib.h>
+extern void cblas_dgemm(void);
+extern int GOMP_parallel(void);
+static void helper(void) { cblas_dgemm(); }
+static void (*const table[])(void) = {helper};
+void lib(void) { cblas_dgemm(); }
+void via_static(void) { helper(); }
+void via_lib(void) { lib(); }
+void via_table(int i) { table[i](); }
+void clean(double *p) { free(p); }
+__attribute__((constructor)) static void early(void) { clean(0); }
+"""
+
+
+class Elf(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        src, cls.obj = os.path.join(cls.tmp.name, "s.c"), os.path.join(cls.tmp.name, "s.o")
+        with open(src, "w") as f:
+            f.write(SOURCE)
+        subprocess.run(["gcc", "-O2", "-fPIC", "-ffunction-sections", "-fdata-sections", "-fno-inline",
+                        "-c", src, "-o", cls.obj], check=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_calls_directly_and_through_functions(self):
+        g = elf.CallGraph([self.obj])
+        self.assertEqual(g.functions(), ["clean", "lib", "via_lib", "via_static", "via_table"])
+        self.assertEqual(g.external_calls("lib"), {"cblas_dgemm": []})
+        self.assertEqual(g.external_calls("via_lib"), {"cblas_dgemm": ["lib"]})
+        self.assertEqual(g.external_calls("via_static"), {"cblas_dgemm": ["helper"]})
+        self.assertIn("cblas_dgemm", g.external_calls("via_table"))
+        self.assertEqual(g.external_calls("clean"), {"free": []})
+
+    def test_constructor_found(self):
+        obj = elf.ObjectFile(self.obj)
+        self.assertEqual(elf.startup_code(obj, from_cu=False), ["a constructor (early)"])
+        # nvcc's exemption holds for nvcc's exact name in a .cu object only
+        self.assertEqual(elf.startup_code(obj, from_cu=True), ["a constructor (early)"])
+
+    def test_defined_and_unsafe(self):
+        obj = elf.ObjectFile(self.obj)
+        self.assertIn("lib", obj.defined())
+        self.assertNotIn("helper", obj.defined())
+        self.assertEqual(elf.unsafe_symbols(obj, {"clean", "free"}), ["clean"])
+
+
+def cuda_arch():
+    """The kit's GPU target: common/mk/config.mk's CUDA_ARCH (the
+    environment's CUDA_ARCH wins, as it does for make)."""
+    kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/config.mk",
+                          "--eval", "print: ; @echo $(CUDA_ARCH)", "print"],
+                         cwd=kit, capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def nvcc():
+    for c in (shutil.which("nvcc"), os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+@unittest.skipUnless(nvcc(), "no nvcc here")
+class NvccObject(unittest.TestCase):
+    """The constructor nvcc writes into every .cu object is exempt, by its
+    exact name, in a .cu object only; and a kernel launch's host code shows
+    its calls (through nvcc's stubs) like any other."""
+
+    def test_registration_constructor(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, obj = os.path.join(tmp, "k.cu"), os.path.join(tmp, "k.o")
+            with open(src, "w") as f:
+                f.write("__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
+                        "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n")
+            subprocess.run([nvcc(), f"-arch={cuda_arch()}", "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
+                            "-Xcompiler", "-fdata-sections", "-c", src, "-o", obj], check=True)
+            o = elf.ObjectFile(obj)
+            self.assertEqual(elf.startup_code(o, from_cu=True), [])
+            self.assertEqual(elf.startup_code(o, from_cu=False), [f"a constructor ({elf.NVCC_CONSTRUCTOR})"])
+            self.assertIn("__cudaLaunchKernel", elf.CallGraph([obj]).external_calls("launch"))
+
+
+if __name__ == "__main__":
+    unittest.main()

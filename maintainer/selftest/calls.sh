@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Self-test of the call rules (run by make test, after the labs' part): for
+# every lab with an autograder/labN/calls.conf, the reference breaks no rule,
+# and each calls_* mutant (maintainer/mutants/labN/calls_*.patch) passes
+# every numeric test when the rules are off (its numbers are right) and
+# breaks a rule, so that make check fails its tests (the labs' part asserts
+# that it loses points there). It reuses the builds of the labs' part of the
+# same run; a mutant that only a GPU host can run is still compiled here and
+# its objects checked.
+# selftest: after the labs
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. maintainer/selftest/lib.sh
+
+OUT=build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
+checker() { # conf objects...: the broken rules' lines
+    PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m callrules.calls "$@"
+}
+score_of() { sed -n 's/^score: \([0-9.]*\)\/.*/\1/p' "$1" | tail -n 1; }
+
+for conf in autograder/lab[0-9]*/calls.conf; do
+    lab=${conf#autograder/lab}
+    lab=${lab%%/*}
+    ref=$OUT/lab$lab/reference
+    if [ ! -x "$ref/test_lab$lab" ]; then
+        skip "lab $lab call rules: lab $lab was not built in this run (SELFTEST_LABS)"
+        continue
+    fi
+    name=$(basename "$(cat "$ref/source")")
+    if broken=$(checker "$conf" "$ref"/student/*.o) && [ -z "$broken" ]; then
+        pass "lab $lab: the reference breaks none of its call rules"
+    else
+        fail "lab $lab: the reference breaks its call rules: $(echo "$broken" | head -2)"
+    fi
+    # Each test glob names a test the lab registers, as its test binary
+    # lists them (hidden ones too): a renamed test would otherwise turn its
+    # rule off without a word.
+    "$ref/test_lab$lab" --list >"$ref/test-list.txt" 2>&1
+    if unknown=$(checker --tests "$ref/test-list.txt" "$conf") && [ -z "$unknown" ]; then
+        pass "lab $lab: every test its call rules name is a test of the lab ($(wc -l <"$ref/test-list.txt") tests)"
+    else
+        fail "lab $lab: call rules name tests the lab does not have: $(echo "$unknown" | head -2)"
+    fi
+    ref_score=$(score_of "$ref/check.log")
+    for patch in maintainer/mutants/lab"$lab"/calls_*.patch; do
+        [ -e "$patch" ] || continue
+        mname=$(basename "$patch" .patch)
+        mdir=$OUT/lab$lab/mutants/$mname
+        if [ ! -x "$mdir/test_lab$lab" ]; then
+            # Skipped by the labs' part (it needs a GPU to run): compile its
+            # objects only and check them.
+            mdir=$OUT/calls/lab$lab/$mname
+            rm -rf "$mdir"
+            mkdir -p "$mdir/student"
+            cp -r "reference/$name/." "$mdir/student/"
+            patch -s -p1 -d "$mdir/student" <"$patch" >"$mdir/patch.log" 2>&1 || { fail "lab $lab $mname: the patch does not apply"; continue; }
+            # shellcheck disable=SC2016 # $(STUDENT_OBJS) is make's, expanded by make
+            objs=$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" --eval 'print-objs: ; @echo $(STUDENT_OBJS)' print-objs)
+            # shellcheck disable=SC2086 # a list of object files
+            if ! make --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" $objs >"$mdir/build.log" 2>&1; then
+                fail "lab $lab $mname: its objects do not compile (see $mdir/build.log)"
+                continue
+            fi
+        else
+            # Its numbers are right: with the rules off it scores what the reference scores.
+            make --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" KIT_BUILD="$OUT/kit/lab$lab" \
+                CALL_VIOLATIONS=/dev/null check >"$mdir/check-no-rules.log" 2>&1
+            got=$(score_of "$mdir/check-no-rules.log")
+            if [ -n "$got" ] && [ "$got" = "$ref_score" ]; then
+                pass "lab $lab $mname: with the call rules off it scores $got, as the reference does (its numbers are right)"
+            else
+                fail "lab $lab $mname: with the call rules off it scores ${got:-nothing}, the reference $ref_score: it should only break a rule"
+            fi
+        fi
+        broken=$(checker "$conf" "$mdir"/student/*.o | cut -f2 | sort -u)
+        if [ -n "$broken" ]; then
+            pass "lab $lab $mname breaks the call rules: $(echo "$broken" | head -1)$([ "$(echo "$broken" | wc -l)" -gt 1 ] && echo " (and $(($(echo "$broken" | wc -l) - 1)) more)")"
+        else
+            fail "lab $lab $mname breaks no call rule"
+        fi
+    done
+done

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# Self-test of an instructor's term (run by make test; issue 31): a Canvas
+# download with a roster graded, with a late policy and manual marks, and
+# exported for Canvas and Moodle; the roster kept for a regrade and make
+# similarity; a folder the grader cannot read refused;
+# a grading stopped by Ctrl-C writes its gradebook and resumes to the same
+# grades; a perf.conf weight change regrades and says so; identical files
+# get identical grades over repeated runs; one copied file stands out in
+# make similarity; a lab 2 wavefront that cannot run in parallel loses its
+# points; a lab 2 race that passed by luck gets the same grade in three
+# gradings, its points withheld by repeat.conf's reruns. Small classes of
+# lab 1 (a second or two a submission) and three lab 2 submissions keep it
+# to about ten minutes on a loaded 2-core host.
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=maintainer/selftest/lib.sh
+. maintainer/selftest/lib.sh
+
+OUT=build/selftest/grading_term
+fresh_dir "$OUT"
+sandbox_runs "grading term: the sandbox cannot run here" || exit 0
+REF1=reference/lab1-matmult/matmult.c
+SKEL1=labs/lab1-matmult/matmult.c
+
+# col FILE STUDENT COLUMN: a gradebook cell (the review column, last, may
+# hold commas; the columns read here come before it).
+col() {
+    awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+        $1 == s { print $k }' "$1"
+}
+
+# --- A Canvas bulk download with a roster, a late policy, manual marks ----
+in=$OUT/canvas
+mkdir -p "$in"
+cp "$REF1" "$in/jensenbob_12345_678910_matmult.c"
+cp "$SKEL1" "$in/doealice_late_12346_678911_matmult.c"
+printf '%s\n' "Student,ID,SIS Login ID,Section,Email,Submitted" \
+    "Bob Jensen,12345,bjensen,A,bob@example.edu,2026-11-20T20:00" \
+    "Alice Doe,12346,adoe,A,alice@example.edu,2026-11-22T10:00" \
+    "Carl Absent,12347,cabsent,B,carl@example.edu," >"$OUT/roster.csv"
+printf '%s\n' "student,points,comment" "bjensen,3,report" >"$OUT/manual.csv"
+instructor/grade --no-perf --roster "$OUT/roster.csv" --deadline 2026-11-20T23:59 --late-per-day 10 \
+    --manual "$OUT/manual.csv" -o "$OUT/canvas-grades" 1 "$in" >"$OUT/canvas.log" 2>&1
+rc=$?
+gb=$OUT/canvas-grades/gradebook.csv
+MAX=$(col "$gb" bjensen max)
+if [ "$rc" = 0 ] && grep -q "a Canvas download: 3 students" "$OUT/canvas.log" &&
+    [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" bjensen final)" = "$((MAX + 3))" ] &&
+    [ "$(col "$gb" adoe late_days)" = 2 ] && [ "$(col "$gb" cabsent status)" = "no submission" ]; then
+    pass "Canvas download + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission"
+else
+    fail "Canvas download + roster: status $rc, gradebook not as expected (see $OUT/canvas.log, $gb)"
+fi
+SKEL_TOTAL=$(col "$gb" adoe total)
+instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export.log" 2>&1 &&
+    instructor/export -o "$OUT/canvas-grades" 1 moodle >>"$OUT/export.log" 2>&1
+ex=$OUT/canvas-grades/export-canvas.csv
+if head -1 "$ex" | grep -qx "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1" &&
+    grep -qx "Bob Jensen,12345,,bjensen,A,$((MAX + 3))" "$ex" && grep -q "^Carl Absent,12347,,cabsent,B,0$" "$ex" &&
+    grep -q "^Alice Doe,alice@example.edu,12346," "$OUT/canvas-grades/export-moodle.csv"; then
+    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs from the roster, the final grade) and Moodle's (e-mail, ID number, feedback)"
+else
+    fail "make export: the CSVs are not as expected (see $OUT/export.log, $ex)"
+fi
+# The roster is kept: a regrade of one student without ROSTER names the
+# class as the first run did, and make similarity on the download too.
+instructor/grade --no-perf --only bjensen --force -o "$OUT/canvas-grades" 1 "$in" >"$OUT/canvas-again.log" 2>&1
+rc=$?
+# (make similarity needs sim_c, which a GPU host lacks: there only the regrade.)
+sim_named=1 sim_what=", and make similarity on the download,"
+if command -v sim_c >/dev/null; then
+    instructor/similarity --grades "$OUT/canvas-grades" -o "$OUT/canvas-sim" 1 "$in" >"$OUT/canvas-sim.log" 2>&1
+    grep -q "^adoe,bjensen,\|^bjensen,adoe," "$OUT/canvas-sim/similarity.csv" || sim_named=0
+else
+    sim_what=" (make similarity not tried: no sim_c here)"
+fi
+if [ "$rc" = 0 ] && grep -q "roster .*, the last run's" "$OUT/canvas-again.log" &&
+    [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" cabsent status)" = "no submission" ] &&
+    [ "$sim_named" = 1 ]; then
+    pass "the roster kept: a regrade of one student without ROSTER$sim_what name the class as the first run did"
+else
+    fail "the roster not kept: status $rc (see $OUT/canvas-again.log, $OUT/canvas-sim.log, $gb)"
+fi
+mkdir -p "$OUT/loose"
+cp "$REF1" "$OUT/loose/"
+if ! instructor/grade --no-perf -o "$OUT/loose-grades" 1 "$OUT/loose" >"$OUT/loose.log" 2>&1 &&
+    grep -q "holds no submission the grader can read" "$OUT/loose.log"; then
+    pass "a folder of loose files is refused with the layouts the grader reads, not '0 submissions'"
+else
+    fail "a folder of loose files: no error that says why (see $OUT/loose.log)"
+fi
+
+# --- Ctrl-C, then resume --------------------------------------------------
+cls=$OUT/class
+for s in s1 s2 s3 s4; do mkdir -p "$cls/$s"; cp "$REF1" "$cls/$s/"; done
+cp "$SKEL1" "$cls/s3/matmult.c"
+instructor/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/int.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do grep -q ' 1/4 ' "$OUT/int.log" && break; sleep 0.1; done
+t0=$(date +%s)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+took=$(($(date +%s) - t0))
+rows=$(($(wc -l <"$OUT/int-grades/gradebook.csv" 2>/dev/null || echo 1) - 1))
+if [ "$rc" = 130 ] && [ "$took" -le 15 ] && ! grep -q Traceback "$OUT/int.log" && [ "$rows" -ge 1 ] &&
+    [ "$rows" -lt 4 ] && grep -q "Run the same command again" "$OUT/int.log"; then
+    pass "Ctrl-C: stopped in $took s (status 130, no traceback), the gradebook holds the $rows graded, the log says how to resume"
+else
+    fail "Ctrl-C: status $rc after $took s, $rows rows (see $OUT/int.log)"
+fi
+instructor/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/resume.log" 2>&1
+rc=$?
+gb=$OUT/int-grades/gradebook.csv
+if [ "$rc" = 0 ] && [ "$(grep -c '(already graded)' "$OUT/resume.log")" = "$rows" ] &&
+    [ "$(col "$gb" s1 total) $(col "$gb" s2 total) $(col "$gb" s3 total) $(col "$gb" s4 total)" = "$MAX $MAX $SKEL_TOTAL $MAX" ]; then
+    pass "resumed: $rows kept, the rest graded, the same grades as an uninterrupted run ($MAX $MAX $SKEL_TOTAL $MAX)"
+else
+    fail "resume: status $rc, grades $(cut -d, -f1,3 "$gb" | tr '\n' ' ') (see $OUT/resume.log)"
+fi
+rm -r "$cls/s4"
+instructor/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/gone.log" 2>&1
+if [ -z "$(col "$gb" s4 total)" ] && grep -q "no longer in the class left out of the gradebook: s4" "$OUT/gone.log"; then
+    pass "a student removed from the class leaves the gradebook, and the log says so"
+else
+    fail "a student removed from the class keeps a row (see $OUT/gone.log)"
+fi
+
+# --- A weight change regrades; identical files, identical grades ----------
+# perf.conf's lab 1 line at a small size (fast), then with 5 points.
+req=$(awk '$1 == 1 && $2 == "blk" { print $7 }' instructor/perf/perf.conf)
+echo "1 blk 4 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf4.conf"
+echo "1 blk 5 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf5.conf"
+same=$OUT/same
+for s in a b; do mkdir -p "$same/$s"; cp "$REF1" "$same/$s/"; done
+perf_of() { col "$OUT/same-grades/gradebook.csv" "$1" perf_blk; }
+# reused: how many of the two records took the other's timing (its log
+# says so): identical files are timed once a run (grading/perf_rounds.py).
+reused() { cat "$OUT"/same-grades/logs/{a,b}/perf_blk.log 2>/dev/null | grep -c "identical files in this grading run"; }
+GRADE_PERF_CONF=$OUT/perf4.conf instructor/grade -o "$OUT/same-grades" 1 "$same" >"$OUT/w1.log" 2>&1
+first="$(perf_of a) $(perf_of b)" once="$(reused)"
+GRADE_PERF_CONF=$OUT/perf5.conf instructor/grade -j 2 -o "$OUT/same-grades" 1 "$same" >"$OUT/w2.log" 2>&1
+second="$(perf_of a) $(perf_of b)" once="$once $(reused)"
+if grep -q "regraded 2 whose record was stale: changed: performance points" "$OUT/w2.log" &&
+    [ "$(col "$OUT/same-grades/gradebook.csv" a max)" = "$((MAX + 5))" ] &&
+    grep -q "out of $((MAX + 5))" "$OUT/same-grades/histogram.txt"; then
+    pass "a perf.conf weight change (4 to 5 points) regrades both records, says why, and the gradebook says of $((MAX + 5))"
+else
+    fail "a perf.conf weight change was not regraded (see $OUT/w2.log)"
+fi
+grep -q "warning: -j 2 with performance points" "$OUT/w2.log" &&
+    pass "grading with performance points at -j 2 warns that timings then disagree" ||
+    fail "no warning for -j 2 with performance points (see $OUT/w2.log)"
+GRADE_PERF_CONF=$OUT/perf5.conf instructor/grade --force -o "$OUT/same-grades" 1 "$same" >"$OUT/w3.log" 2>&1
+third="$(perf_of a) $(perf_of b)" once="$once $(reused)"
+# Identical within each run, exactly: the second copy takes the first's
+# timing (at -j 2 too, where the two wait for each other at the timing
+# lock). How many points the reference timed against itself earns may
+# differ between runs on a loaded host; perf_rounds' rule (unit-tested
+# with scripted ratios) keeps that rare, and the runs are not compared.
+pair_same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+# shellcheck disable=SC2086 # each holds the two students' points
+if pair_same $first && pair_same $second && pair_same $third && [ "$once" = "1 1 1" ]; then
+    pass "identical files, identical performance points in each of three runs ($first; $second; $third), timed once a run"
+else
+    fail "identical files got different performance points, or were timed twice: $first; $second; $third; records that reused a timing per run: $once (see $OUT/w*.log, $OUT/same-grades/logs)"
+fi
+
+# --- Similarity per file: one copied file stands out ----------------------
+# x copied y's mandel.c and kept the skeleton's poisson.c (blanked as
+# boilerplate): over the whole pair a fifth alike, mandel.c all of it.
+sim=$OUT/sim
+mkdir -p "$sim/x" "$sim/y"
+if ! command -v sim_c >/dev/null; then
+    skip "similarity per file: sim_c is missing (Debian's similarity-tester: make deps)"
+else
+    cp reference/lab2-openmp/mandel.c labs/lab2-openmp/poisson.c "$sim/x/"
+    cp reference/lab2-openmp/*.c "$sim/y/"
+    instructor/similarity -o "$sim/out" 2 "$sim" >"$OUT/sim.log" 2>&1
+    row=$(awk -F, '$1 == "x" && $2 == "y"' "$sim/out/similarity.csv")
+    IFS=, read -r _ _ whole _ _ file fscore _ <<<"$row"
+    if [ "$file" = mandel.c ] && below "$whole" 50 && ! below "$fscore" 80 && grep -q "for one file" "$OUT/sim.log"; then
+        pass "similarity per file: a copied mandel.c is reported ($fscore% on its own) though the pair scores $whole% over both files"
+    else
+        fail "similarity per file: the copied mandel.c was not reported ($row; see $OUT/sim.log)"
+    fi
+fi
+
+# --- Lab 2: a wavefront that cannot run in parallel loses its points -----
+l2=$OUT/lab2
+mkdir -p "$l2/reference" "$l2/blocks"
+cp reference/lab2-openmp/*.c "$l2/reference/"
+cp reference/lab2-openmp/*.c "$l2/blocks/"
+patch -s -d "$l2/blocks" -p1 <maintainer/mutants/lab2/gs_omp_wavefront_blocks.patch
+# lucky: a race that passed by luck in the first run and shows when the
+# test runs again, made certain: jacobi_omp_v2 is the reference's, with
+# twice the tolerance when the runner runs one test alone (--only, as the
+# grader's reruns of autograder/lab2/repeat.conf do). A real race (the
+# mutant v2_shared_accumulator) passes 1 run in 4 to 5 here, so its grade
+# over repeated gradings would be a matter of luck too.
+mkdir -p "$l2/lucky"
+sed 's/^int jacobi_omp_v2(/static int jacobi_omp_v2_right(/' reference/lab2-openmp/poisson.c >"$l2/lucky/poisson.c"
+cp reference/lab2-openmp/mandel.c "$l2/lucky/"
+cat >>"$l2/lucky/poisson.c" <<'C'
+
+static int rerun_alone(void)
+{
+    char args[4096];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(args, 1, sizeof args - 1, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t i = 0; i < n; i += strlen(args + i) + 1)
+        if (strcmp(args + i, "--only") == 0)
+            return 1;
+    return 0;
+}
+
+int jacobi_omp_v2(int N, double tol, int max_iter, const double *f, double *u, double *u_old)
+{
+    return jacobi_omp_v2_right(N, rerun_alone() ? 2 * tol : tol, max_iter, f, u, u_old);
+}
+C
+sed -i '1i #include <stdio.h>\n#include <string.h>' "$l2/lucky/poisson.c"
+instructor/grade -j 2 --no-perf -o "$OUT/lab2-grades" 2 "$l2" >"$OUT/lab2.log" 2>&1
+gb=$OUT/lab2-grades/gradebook.csv
+r=$(col "$gb" reference gs_omp_wavefront_parallel)
+b=$(col "$gb" blocks gs_omp_wavefront_parallel)
+if [ -n "$r" ] && [ "$r" != 0 ] && [ "$b" = 0 ] &&
+    [ "$(col "$gb" blocks total)" = "$(awk -v t="$(col "$gb" reference total)" -v r="$r" 'BEGIN { print t - r }')" ]; then
+    pass "lab 2: a wavefront with schedule(static) loses gs_omp_wavefront_parallel's $r points and only those"
+else
+    fail "lab 2: the block-scheduled wavefront was not marked down ($r vs $b; see $OUT/lab2.log)"
+fi
+
+# --- Lab 2: a race passed by luck gets the same grade on every run --------
+# repeat.conf's reruns withhold tolerance_stop_omp's points and mark the
+# record for review, every time: the first grading above, then two more.
+more=$(awk '$1 == "tolerance_stop_omp" { print $2 }' autograder/lab2/repeat.conf)
+runs=$((${more:-0} + 1))
+tol=$(col "$gb" reference tolerance_stop_omp)
+# total/points:1 when the review column says it was withheld
+lucky_run() {
+    printf '%s/%s:%s ' "$(col "$gb" lucky total)" "$(col "$gb" lucky tolerance_stop_omp)" \
+        "$(grep '^lucky,' "$gb" | grep -c "review: tolerance_stop_omp passed 1 of $runs runs (points withheld)")"
+}
+grades=$(lucky_run)
+for k in 2 3; do
+    instructor/grade --no-perf --force --only lucky -o "$OUT/lab2-grades" 2 "$l2" >"$OUT/lab2-lucky$k.log" 2>&1
+    grades="$grades$(lucky_run)"
+done
+want="$(awk -v t="$(col "$gb" reference total)" -v r="$tol" 'BEGIN { print t - r }')/0:1"
+# The reference's reruns pass (they run in the sandbox as the first run
+# does: a sanitized lab's reruns once failed on its memory limit, so every
+# submission lost these points).
+withheld=$(grep '^reference,' "$gb" | grep -o "review: [a-z_0-9]* passed [0-9]* of [0-9]* runs")
+if [ "$runs" -gt 1 ] && [ -n "$tol" ] && [ "$tol" != 0 ] && [ "$grades" = "$want $want $want " ] && [ -z "$withheld" ] &&
+    grep -q "FAIL: passed 1 of $runs runs" "$OUT/lab2-grades/students/lucky/feedback.txt"; then
+    pass "lab 2: a race that passed by luck got the same grade in 3 gradings (${want%%/*}: tolerance_stop_omp's $tol points withheld, passed 1 of $runs runs, marked for review each time)"
+else
+    fail "lab 2: the lucky race's grades differ or were not withheld (total/points:withheld per grading: $grades; want $want each; the reference's: ${withheld:-none withheld}; see $OUT/lab2*.log)"
+fi

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Self-test of the student copy (run by make test): make release, then check
+# that the copy holds no reference code, hidden tests or mutants, that the
+# search for reference code can find some when it is there, and that the
+# copy builds every lab and runs lab 1's visible tests.
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=maintainer/selftest/lib.sh
+. maintainer/selftest/lib.sh
+
+OUT=$(pwd)/build/selftest/release
+fresh_dir "$OUT"
+COPY=$OUT/kit-student
+
+t0=$(date +%s)
+if make --no-print-directory release OUT="$COPY" >"$OUT/release.log" 2>&1 && [ -d "$COPY" ] && [ -s "$COPY.tar.gz" ]; then
+    pass "make release wrote the copy and its .tar.gz ($(find "$COPY" -type f | wc -l) files, $(($(date +%s) - t0)) s)"
+else
+    fail "make release failed (see $OUT/release.log)"
+    tail -5 "$OUT/release.log"
+    exit 0
+fi
+
+# Nothing instructor-only, in the folder or in the archive.
+listing=$(tar -tzf "$COPY.tar.gz")
+# (Judged by the one reader of instructor/sandbox/instructor-only, which
+# must at least name the reference solutions and the mutants.)
+bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' |
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | head -5)
+listed=$(printf 'reference/lab1-matmult/matmult.c\nmaintainer/mutants/lab1/x.patch\nautograder/lab1/hidden_x.c\n' |
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | wc -l)
+[ "$listed" = 3 ] || fail "instructor/sandbox/instructor-only no longer names the reference, the mutants and the hidden tests"
+[ -z "$bad" ] && pass "neither the copy nor its archive holds reference/, mutants, hidden tests, instructor tools or .git" ||
+    fail "instructor-only files in the copy: $bad"
+[ "$(printf '%s\n' "$listing" | grep -vc '/$')" = "$(find "$COPY" -type f | wc -l)" ] &&
+    pass "the archive holds exactly the copy's files" || fail "the archive and the copy differ"
+
+# No file of the copy equals a reference, mutant or hidden-test file, or
+# holds enough of one's distinctive lines.
+same=""
+while IFS= read -r -d '' secret; do
+    hit=$(find "$COPY" -type f -size "$(stat -c %s "$secret")c" -exec cmp -s "$secret" {} \; -print | head -1)
+    [ -n "$hit" ] && same="$same $hit"
+done < <(find reference maintainer/mutants -type f -print0; find autograder -name 'hidden_*.c' -print0)
+[ -z "$same" ] && pass "no file of the copy equals a reference, mutant or hidden-test file" || fail "copies of secret files:$same"
+if instructor/release --check "$COPY" 2>"$OUT/check.log"; then
+    pass "no file of the copy holds reference code (instructor/release --check)"
+else
+    fail "reference code in the copy: $(head -3 "$OUT/check.log")"
+fi
+# ... and the search does find it when it is there (whole, or a function).
+PLANT=$OUT/planted
+cp -a "$COPY" "$PLANT"
+cp reference/lab1-matmult/matmult.c "$PLANT/labs/lab1-matmult/solution_backup.c"
+sed -n '/^void matmult_blk/,/^}/p' reference/lab1-matmult/matmult.c >"$PLANT/common/snippet.c"
+echo "gpu3's design: see maintainer/measured/lab4-multigpu-jacobi/reference/README.md" >"$PLANT/labs/lab1-matmult/notes.txt"
+if ! instructor/release --check "$PLANT" 2>"$OUT/planted.log" && grep -q solution_backup.c "$OUT/planted.log" &&
+    grep -q snippet.c "$OUT/planted.log" && grep -q "notes.txt names reference/" "$OUT/planted.log"; then
+    pass "the search finds a reference planted in the copy, whole, as one function, and a student file that names reference/"
+else
+    fail "the search missed reference code planted in the copy (see $OUT/planted.log)"
+fi
+
+# The copy works: lab 1 builds and its visible tests run (the skeleton
+# fails them, as it should), without hidden tests.
+(cd "$COPY" && make --no-print-directory lab1) >"$OUT/lab1.log" 2>&1 && pass "make lab1 works in the copy" ||
+    fail "make lab1 fails in the copy (see $OUT/lab1.log)"
+(cd "$COPY" && make --no-print-directory check) >"$OUT/check-lab1.log" 2>"$OUT/check-lab1.err"
+rc=$?
+last=$(tail -n 1 "$OUT/check-lab1.log")
+score=$(sed -n 's/^score: //p' "$OUT/check-lab1.log")
+if [ "$rc" != 0 ] && [[ "$last" =~ ^[0-9]+%:\ Checks:\ [0-9]+,\ Failures:\ [0-9]+,\ Errors:\ [0-9]+$ ]] &&
+    ! grep -q 'hidden' "$OUT/check-lab1.log"; then
+    pass "make check works in the copy: visible tests only, the skeleton fails them ($score; '$last')"
+else
+    fail "make check in the copy: status $rc, last line '$last' (see $OUT/check-lab1.log)"
+fi
+hidden=$("$COPY/build/lab1/test_lab1" --list 2>/dev/null | grep -c hidden)
+[ "$hidden" = 0 ] && pass "the copy's lab 1 suite lists no hidden test" || fail "the copy's suite lists $hidden hidden tests"
+
+# Every lab of the copy builds (the labs with CUDA need nvcc).
+for labdir in "$COPY"/labs/lab[0-9]*-*/; do
+    name=$(basename "$labdir")
+    lab=${name#lab}
+    lab=${lab%%-*}
+    [ "$lab" = 1 ] && continue
+    if ls "$labdir"*.cu >/dev/null 2>&1 && ! selftest_nvcc >/dev/null; then
+        skip "$name in the copy: no nvcc here to build it"
+        continue
+    fi
+    if (cd "$COPY" && make --no-print-directory "lab$lab") >"$OUT/lab$lab.log" 2>&1; then
+        pass "make lab$lab works in the copy ($name, without its reference)"
+        # The points its README promises are make check's (its own list).
+        "$COPY/build/lab$lab/test_lab$lab" --list >"$OUT/lab$lab-list.txt" 2>&1
+        msg=$(python3 maintainer/selftest/readme_points.py "$COPY/labs/$name/README.md" "$OUT/lab$lab-list.txt") &&
+            pass "lab $lab: ${msg#"$COPY/"}" || fail "lab $lab: ${msg#"$COPY/"}"
+    else
+        fail "make lab$lab fails in the copy: $(grep -m1 -E 'error|Error|No rule' "$OUT/lab$lab.log")"
+    fi
+done

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# Self-test that plays a student (run by make test): in the released copy,
+# for a CPU lab (1) and an MPI lab (5), on this host (no GPU in CI):
+#   - a syntax error: the compiler's message names the file the student
+#     edits (labs/...), not the build folder's copy;
+#   - make check after that failed build refuses, in one line;
+#   - an endless loop in one function: make check ends within its budget
+#     for hangs and names the test and the function it was stuck in, at
+#     the student's file and line;
+#   - each call rule's message is said once (the untouched skeleton);
+#   - the CUDA stubs left as they are: the GPU tests SKIP where there is
+#     no GPU (CI), and run and FAIL on a GPU host;
+#   - the README's promised points equal make check's own list (--list);
+#   - with the lab's files finished (the reference's, put where the student
+#     edits), make check passes what runs here, make demo (lab 5) and make
+#     bench BENCH_QUICK=1 work;
+#   - the hints (autograder/hints.h), lab 5: the stencil's additions in
+#     another order ("another order of additions?"), the answer of the
+#     step before the last ("one step behind?");
+#   - lab 6's taskqueue with a data race: the TSan failure names the first
+#     race's two accesses in the student's file.
+# The lines a student would see are kept in build/selftest/student/.
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+KIT=$(pwd)
+# shellcheck source=maintainer/selftest/lib.sh
+. maintainer/selftest/lib.sh
+
+OUT=$KIT/build/selftest/student
+fresh_dir "$OUT"
+COPY=$OUT/kit-student
+GPUS=$(selftest_gpu_count)
+if ! make --no-print-directory release OUT="$COPY" >"$OUT/release.log" 2>&1; then
+    fail "make release failed (see $OUT/release.log)"
+    exit 0
+fi
+grep -q 'make lab. && make check' "$COPY/README.md" && ! grep -q 'make test' "$COPY/README.md" &&
+    pass "the copy's README is the students' (the two commands, no make test)" ||
+    fail "the copy's README is not the students' (see $COPY/README.md)"
+help=$(cd "$COPY" && make --no-print-directory help)
+! grep -qE 'IMPL=reference|make grade|make release|make test' <<<"$help" &&
+    pass "make help in the copy names only what works there" || fail "make help in the copy names kit-only targets: $help"
+
+kitonly=$(grep -nE 'IMPL=reference|make grade|make release|make test|gpu-host/run selftest' "$COPY"/labs/*/README.md | head -2)
+[ -z "$kitonly" ] && pass "no lab README in the copy names what only the kit has (kit-only text left out)" ||
+    fail "lab READMEs in the copy name what the copy lacks: ${kitonly//$COPY\//}"
+
+# in_copy LOG CMD...: runs CMD in the copy, output in LOG; its status.
+in_copy() {
+    local log=$1
+    shift
+    (cd "$COPY" && "$@") >"$log" 2>&1
+}
+
+# Budget for an endless loop: make check's own (60 s) and some slack.
+HANG_LIMIT=100
+
+play() { # LAB FILE FUNCTION: the student's loop on one lab
+    local lab=$1 file=$2 func=$3 dir rel log t0 secs
+    dir=$(cd "$COPY" && echo labs/lab"$lab"-*)
+    rel=$dir/$file
+    log=$OUT/lab$lab
+    cp "$COPY/$rel" "$log.orig"
+    if ls "$COPY/$dir"/*.cu >/dev/null 2>&1 && ! selftest_nvcc >/dev/null; then
+        skip "lab $lab: no nvcc here to build it"
+        return
+    fi
+
+    # The untouched skeleton: builds, fails, GPU tests skipped.
+    if ! in_copy "$log-build.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: the skeleton does not build in the copy (see $log-build.log)"
+        return
+    fi
+    in_copy "$log-check.log" make --no-print-directory check
+    in_copy "$log-list.txt" build/lab"$lab"/test_lab"$lab" --list
+    if grep -q '(needs a GPU)' "$log-list.txt"; then
+        local gpu_pass gpu_fail
+        if [ "$GPUS" = 0 ]; then
+            gpu_fail=$(grep -E '^  (FAIL|CRASH|TIMEOUT|PASS) .* gpu' "$log-check.log" | head -1)
+            [ -z "$gpu_fail" ] && grep -q '^  SKIP .*needs [0-9] GPU' "$log-check.log" &&
+                pass "lab $lab: with the CUDA stubs untouched, the GPU tests SKIP: $(grep -m1 '^  SKIP' "$log-check.log")" ||
+                fail "lab $lab: a GPU test did not skip: $gpu_fail"
+        else # the stubs' GPU tests run and fail (those for more GPUs than there are may skip)
+            gpu_pass=$(grep -E '^  PASS .* gpu' "$log-check.log" | head -1)
+            gpu_fail=$(grep -E '^  (FAIL|CRASH|TIMEOUT) .* gpu' "$log-check.log" | head -1)
+            [ -z "$gpu_pass" ] && [ -n "$gpu_fail" ] &&
+                pass "lab $lab: with the CUDA stubs untouched, the GPU tests run on this host's GPU and fail: $gpu_fail" ||
+                fail "lab $lab: with the CUDA stubs untouched, a GPU test passes or none ran: ${gpu_pass:-no GPU test failed} (see $log-check.log)"
+        fi
+    fi
+    # Each call rule's message in full once, whatever number of tests it fails.
+    local said twice
+    said=$(grep -oE '[a-z_]+ (makes none of the calls this lab requires of it \([^)]*\)|calls [A-Za-z_0-9]+)' "$log-check.log")
+    twice=$(sort <<<"$said" | uniq -d | head -1)
+    if [ -n "$said" ]; then
+        [ -z "$twice" ] && pass "lab $lab: each call rule's message said once ($(wc -l <<<"$said") messages)" ||
+            fail "lab $lab: a call rule's message said more than once: $twice (see $log-check.log)"
+    fi
+    local checks score
+    checks=$(grep -E '^[0-9]+%: Checks: ' "$log-check.log")
+    score=$(sed -n 's/^score: //p' "$log-check.log")
+    [[ "$checks" =~ Checks:\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" = "$(grep -cE '^  (PASS|FAIL|CRASH|TIMEOUT|NOT RUN) ' "$log-check.log")" ] &&
+        pass "lab $lab: Check's summary counts the lines shown ('$checks', score $score)" ||
+        fail "lab $lab: Check's summary '$checks' disagrees with the lines (see $log-check.log)"
+
+    # The assignment names only what works in the copy.
+    local kitonly
+    kitonly=$(grep -nE 'IMPL=reference|make grade|make release|make test|gpu-host/run' "$COPY/$dir/README.md" | head -2)
+    [ -z "$kitonly" ] && pass "lab $lab: its README in the copy names only what works there" ||
+        fail "lab $lab: its README in the copy names what the copy lacks: $kitonly"
+
+    # The README's points against make check's list.
+    local msg
+    msg=$(python3 maintainer/selftest/readme_points.py "$COPY/$dir/README.md" "$log-list.txt") &&
+        pass "lab $lab: ${msg#"$COPY/"}" || fail "lab $lab: ${msg#"$COPY/"}"
+
+    # A syntax error: the message names the student's file; make check refuses.
+    sed -i "0,/^{/s/^{/{ int syntax_error = ;/" "$COPY/$rel"
+    if in_copy "$log-syntax.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: a syntax error in $rel built"
+    else
+        local line
+        line=$(grep -m1 'error:' "$log-syntax.log")
+        [[ "$line" == "$rel:"* ]] && pass "lab $lab: the compiler names the student's file: $line" ||
+            fail "lab $lab: the compiler's error does not name $rel: $line"
+    fi
+    in_copy "$log-stale.log" make --no-print-directory check
+    local rc=$?
+    [ "$rc" != 0 ] && grep -q "run 'make lab$lab'" "$log-stale.log" && ! grep -q '^score' "$log-stale.log" &&
+        pass "lab $lab: make check after the failed build refuses: $(head -1 "$log-stale.log")" ||
+        fail "lab $lab: make check after a failed build ran or said nothing useful (see $log-stale.log)"
+
+    # An endless loop in one function.
+    cp "$log.orig" "$COPY/$rel"
+    sed -i "/^void $func(/,/^{/s/^{/{ for (volatile int spin = 1; spin;) { }/" "$COPY/$rel"
+    t0=$(date +%s)
+    if in_copy "$log-loop-build.log" make --no-print-directory "lab$lab"; then
+        in_copy "$log-loop.log" make --no-print-directory check
+        secs=$(($(date +%s) - t0))
+        # Every line of a test that hung names the function, at the student's file.
+        local hung elsewhere
+        hung=$(grep -m1 "stuck in " "$log-loop.log")
+        elsewhere=$(grep -E '^  (TIMEOUT|FAIL) ' "$log-loop.log" | grep -E 'stuck in|never returned|ran out of time' |
+            grep -vF "stuck in $func ($rel:" | head -1)
+        [ "$secs" -le "$HANG_LIMIT" ] && [[ "$hung" == *"stuck in $func ($rel:"* ]] && [ -z "$elsewhere" ] &&
+            pass "lab $lab: an endless loop in $func: make check ends in $secs s, naming it: $hung" ||
+            fail "lab $lab: an endless loop in $func: $secs s, line '$hung'${elsewhere:+, and: $elsewhere} (see $log-loop.log)"
+    else
+        fail "lab $lab: the planted loop does not build (see $log-loop-build.log)"
+    fi
+
+    # The lab finished (the reference's files where the student edits them).
+    local f
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
+        cp "reference/lab$lab-${dir#labs/lab"$lab"-}/$f" "$COPY/$dir/$f"
+    done
+    if in_copy "$log-done.log" make --no-print-directory "lab$lab" && in_copy "$log-done-check.log" make --no-print-directory check; then
+        pass "lab $lab finished: make check passes what runs here ($(sed -n 's/^score: //p' "$log-done-check.log"))"
+    else
+        fail "lab $lab finished: make check fails (see $log-done-check.log)"
+    fi
+    if [ -f "$COPY/$dir/demo.sh" ] && ! command -v gnuplot >/dev/null; then
+        # a GPU host has no gnuplot, which demo.sh's pictures need: make demo must say so in one line
+        ! in_copy "$log-demo.log" make --no-print-directory demo LAB="$lab" && grep -q 'not installed here' "$log-demo.log" &&
+            pass "lab $lab: make demo without gnuplot says why: $(grep -m1 'not installed here' "$log-demo.log")" ||
+            fail "lab $lab: make demo without gnuplot does not say why (see $log-demo.log)"
+    elif [ -f "$COPY/$dir/demo.sh" ] || grep -q '^demo:' "$COPY/$dir/lab.mk"; then
+        in_copy "$log-demo.log" make --no-print-directory demo LAB="$lab" &&
+            pass "lab $lab: make demo runs the student's code: $(tail -n 1 "$log-demo.log")" ||
+            fail "lab $lab: make demo fails (see $log-demo.log)"
+    fi
+    if in_copy "$log-bench.log" make --no-print-directory bench LAB="$lab" BENCH_QUICK=1; then
+        pass "lab $lab: make bench BENCH_QUICK=1 works: $(grep -m1 building "$log-bench.log")"
+    else
+        fail "lab $lab: make bench BENCH_QUICK=1 fails (see $log-bench.log)"
+    fi
+    # (Labs 5 to 7 print their own label, not common/bench/bench_lib.sh's.)
+    if grep -q '(skeleton)' "$log-bench.log"; then
+        skip "lab $lab: make bench labels the student's own build '(skeleton)' ($dir/bench.sh)"
+    fi
+    [ "$lab" = 5 ] && hints5 "$dir" "$log"
+}
+
+# hint LAB LOG NAME TEST TEXT: the finished lab with one mistake planted
+# (by the caller), built; TEST's line must show TEXT.
+hint() {
+    local lab=$1 log=$2-$3 name=$3 test=$4 text=$5 line
+    if ! in_copy "$log-build.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: $name: the planted mistake does not build (see $log-build.log)"
+        return
+    fi
+    in_copy "$log.log" make --no-print-directory check CHECK_ARGS="--only $test"
+    line=$(grep -m1 -A3 "^  [A-Z]* .* $test:" "$log.log" | tr '\n' ' ')
+    [[ "$line" == *"$text"* ]] && pass "lab $lab: $name: $test's line says '$text': ${line:0:400}" ||
+        fail "lab $lab: $name: $test's line lacks '$text' (see $log.log)"
+}
+
+hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
+    local dir=$1 log=$2 f
+    f=$COPY/$dir/stencil_cpu.c
+    cp "$f" "$f.done"
+    sed -i 's/(((((left + right) + top) + bottom) + behind) + front)/(((((front + behind) + bottom) + top) + right) + left)/' "$f"
+    if cmp -s "$f" "$f.done"; then
+        fail "lab 5: the stencil's sum to reorder is not in the reference's stencil_cpu.c"
+    else
+        hint 5 "$log" order stencil_composition "another order of additions?"
+    fi
+    mv "$f.done" "$f"
+    cp "$COPY/$dir/compute.c" "$log-compute.c.done"
+    if patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab5/answer_in_wrong_buffer.patch; then
+        hint 5 "$log" behind e2e_three_ranks "one step behind?"
+    else
+        fail "lab 5: the mutant answer_in_wrong_buffer no longer applies to the reference"
+    fi
+    cp "$log-compute.c.done" "$COPY/$dir/compute.c"
+}
+
+# Lab 6's taskqueue with a data race (the mutant lock_with_plain_accesses):
+# make check's TSan failure names the first race's two accesses in the
+# student's file, labs/..., not the build folder's copy or the harness.
+tsan6() {
+    local dir log=$OUT/lab6 f line accesses ours
+    dir=$(cd "$COPY" && echo labs/lab6-*)
+    if ls "$COPY/$dir"/*.cu >/dev/null 2>&1 && ! selftest_nvcc >/dev/null; then
+        skip "lab 6: no nvcc here to build it"
+        return
+    fi
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
+        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+    done
+    if ! patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab6/lock_with_plain_accesses.patch ||
+        ! in_copy "$log-race-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the taskqueue with a race does not build (see $log-race-build.log)"
+        return
+    fi
+    in_copy "$log-race.log" make --no-print-directory check CHECK_ARGS="--only taskqueue_thread_sanitizer"
+    line=$(grep -m1 '^  FAIL .* taskqueue_thread_sanitizer:' "$log-race.log")
+    # The report's first race: its two accesses ("Read of size 4 ..." and
+    # "Previous write ...") and the innermost frame of each.
+    accesses=$(grep -A1 -E '^ *(Read|Write|Atomic read|Atomic write|Previous [a-z ]+) of size' "$log-race.log" |
+        grep -oE '#0 [A-Za-z_0-9]+ [^ ]+:[0-9]+' | head -2)
+    ours=$(grep -c " $dir/taskqueue.c:" <<<"$accesses")
+    accesses=$(tr '\n' ' ' <<<"$accesses")
+    [ -n "$line" ] && [ "$ours" = 2 ] &&
+        pass "lab 6: a data race in taskqueue.c: make check names its two accesses in the student's file: $accesses" ||
+        fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
+}
+
+play 1 matmult.c matmult_nat
+play 5 stencil_cpu.c stencil_region_cpu
+tsan6
+summary
