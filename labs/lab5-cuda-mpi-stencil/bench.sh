@@ -6,10 +6,12 @@
 # the GPUs there are, rank r on GPU r mod count). Without a GPU (CPU
 # backend): the same program at a small size, to show the path works; its
 # figures say nothing about a GPU.
-# lab5_bench times the overlapped pipeline (both exchanges), the
-# serialized one phase by phase, and measures in the same run the device
-# copy bandwidth, the kernel alone and an MPI ping-pong of one halo through
-# pinned memory; it checks every variant's result against the serial
+# lab5_bench times the overlapped pipeline and the serialized one phase by
+# phase, each with both exchanges, and measures in the same run the device
+# copy bandwidth, the kernel alone, and between two compute ranks through
+# the pipeline's pinned buffers an MPI ping-pong of one halo (one way at a
+# time) and an osu_bibw-style exchange of one halo each way at once (the
+# exchange's bound); it checks every variant's result against the serial
 # reference bit for bit before printing its figures. A wrong result, a
 # kernel above the copy bandwidth or a run that fails shows INVALID in
 # place of the figures, and the benchmark exits 1 (common/bench/bench_lib.sh).
@@ -64,7 +66,7 @@ BENCH_MPIRUN+=(--bind-to none)
 
 # The header of lab5_bench's rows (it appends them to the CSV)
 csv=$BENCH_OUT/bench.csv
-echo "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,interior_ms,copy_gbs,kernel_gbs,pingpong_gbs,status" >"$csv"
+echo "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,interior_ms,copy_gbs,kernel_gbs,pingpong_gbs,bibw_gbs,status" >"$csv"
 : >"$BENCH_OUT/goals.txt"
 read -r dx dy dz <<<"$size"
 for np in $ranks; do
@@ -77,7 +79,7 @@ for np in $ranks; do
         --backend "$backend" --csv "$csv" >"$BENCH_OUT/run-$np.log" 2>&1; then
         # a run that stopped without saying which result was wrong
         awk -F, -v r="$rows" 'NR > r && $NF != "ok" { bad = 1 } END { exit !bad }' "$csv" ||
-            echo "run,$backend,$np,$dx,$dy,$dz,$steps,-,-,-,-,-,-,-,-,-,-,INVALID (failed)" >>"$csv"
+            echo "run,$backend,$np,$dx,$dy,$dz,$steps,-,-,-,-,-,-,-,-,-,-,-,INVALID (failed)" >>"$csv"
     fi
     cat "$BENCH_OUT/run-$np.log"
     awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$BENCH_OUT/run-$np.log" >>"$BENCH_OUT/goals.txt"
