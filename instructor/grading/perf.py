@@ -2,20 +2,23 @@
 student's objects times one function against the reference's, alternately
 in the same run on the same machine; points from the ratio of the times.
 
-perf.conf, one line per score:
-    LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
+What is timed is the autograder's (autograder/perf/timed.conf and its
+harnesses, which a run on a course's cluster times too, for the class
+standing); the points are the instructor's, perf.conf, one line per score:
+    LAB NAME POINTS FULL_AT ZERO_AT
+joined by lab and name to timed.conf's
+    LAB NAME THREADS REQUIRES HARNESS ARGS...
 THREADS: 1, or 'all' (every core the grader may use: OMP_NUM_THREADS), or
 'gpu': a device case on one GPU (perf_harness.h), skipped where there is
 none, linked with the student's objects built from the lab's .cu files.
-ARGS may hold {N_BEYOND_LLC}: the side of a square matrix of doubles that
-fills the host's last-level cache (see beyond_llc)."""
-import glob
+ARGS may hold {N_BEYOND_LLC} (perf.timed.beyond_llc)."""
 import math
 import os
 import re
 import statistics
-import subprocess
 
+from perf import timed
+from perf.timed import beyond_llc, last_level_cache_bytes, parse_size  # noqa: F401 (grading.perf's own names)
 from . import perf_feedback, perf_rounds
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
@@ -25,17 +28,20 @@ NO_DEVICE = 5               # a device harness's status when there is no GPU (pe
 NO_GPU = "performance on the GPU is timed only on a grading host with one; this host has none (skipped, not passed)"
 
 
-class Perf:
+class Perf(timed.Timed):
+    """A timed entry with its points: the fields of a perf.conf line and of
+    its timed.conf line, LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES
+    HARNESS ARGS..."""
+
     def __init__(self, fields, cache_bytes=None):
-        (self.lab, self.name, points, full, zero, threads, requires, self.harness, *args) = fields
+        points, full, zero = fields[2:5]
+        try:
+            super().__init__(fields[:2] + fields[5:], cache_bytes)
+        except ValueError as e:
+            raise ValueError(f"perf.conf: {fields[1]}: {e}")
         self.points, self.full_at, self.zero_at = float(points), float(full), float(zero)
-        if not 1 <= self.full_at < self.zero_at or threads not in ("1", "all", "gpu"):
-            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at and threads 1, all or gpu")
-        self.threads = threads
-        self.device = threads == "gpu"
-        self.requires = requires.split(",")
-        n = beyond_llc(cache_bytes if cache_bytes is not None else last_level_cache_bytes())
-        self.harness_args = [a.replace("{N_BEYOND_LLC}", str(n)) for a in args]
+        if not 1 <= self.full_at < self.zero_at:
+            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at")
         self.bound = False  # (name, seconds) of the harness's library bound once timed; None: it has none
 
     def score(self, ratio):
@@ -54,8 +60,7 @@ class Perf:
         return round(self.points * math.floor(f * GRID + 0.5) / GRID, 2)
 
     def env(self):
-        cores = len(os.sched_getaffinity(0)) if self.threads == "all" else 1
-        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": str(cores)}
+        env = super().env()
         if self.device and "CUDA_VISIBLE_DEVICES" in os.environ:  # the GPUs Slurm gave this task
             env["CUDA_VISIBLE_DEVICES"] = os.environ["CUDA_VISIBLE_DEVICES"]
         return env
@@ -65,18 +70,11 @@ class Perf:
         return "GPU" if self.device else self.env()["OMP_NUM_THREADS"]
 
     def link_cmd(self, lab, build, kit):
-        libs = make_var(lab.num, "LAB_LDLIBS").split()
-        perf = f"{kit}/instructor/perf"
         objs = [f"{build}/student/{os.path.basename(o)}" for o in lab.student_objects(lab.ref_build)
                 if not self.device or lab.from_cu(o)]
-        sources = [f"{perf}/{self.harness}.c", f"{perf}/perf_harness.c"] + ([f"{perf}/perf_device.c"] if self.device
-                                                                            else [])
-        # The lab's own compile flags (CUDA's headers; lab 4's -ffp-contract=off, which
-        # its harness's bit-for-bit check on the CPU needs as much as the lab does).
-        cflags = make_var(lab.num, "LAB_CFLAGS").split()
-        return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", *cflags, f"-I{kit}/labs/{lab.name}", f"-I{kit}/common",
-                f"-I{perf}", "-o", f"{build}/perf_{self.name}", *sources,
-                *objs, f"{kit}/{lab.kit_build}/libkitcommon.a", *libs, "-lm"]
+        return timed.link_cmd(self.harness, self.device, kit, lab.name, objs, f"{kit}/{lab.kit_build}/libkitcommon.a",
+                              make_var(lab.num, "LAB_CFLAGS").split(), make_var(lab.num, "LAB_LDLIBS").split(),
+                              f"{build}/perf_{self.name}")
 
     def build_reference(self, lab):
         rc, log = run_capture(self.link_cmd(lab, lab.ref_build, lab.view))
@@ -85,21 +83,37 @@ class Perf:
 
 
 def parse(text, lab, cache_bytes=None):
+    """The entries of lab N from lines of both tables' fields joined (LAB
+    NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...)."""
+    return [Perf(fields, cache_bytes) for fields in timed.lines(text) if fields[0] == str(lab)]
+
+
+def joined(points_text, timed_text):
+    """perf.conf's lines joined with timed.conf's by lab and name, as parse
+    reads them; a perf.conf line that timed.conf lacks is an error. A line
+    that already says what is timed (more than 5 fields: a whole entry, as
+    GRADE_PERF_CONF may hold to try another size) is taken as it is."""
+    what = {tuple(f[:2]): f[2:] for f in timed.lines(timed_text)}
     out = []
-    for line in text.splitlines():
-        fields = line.split("#", 1)[0].split()
-        if fields and fields[0] == str(lab):
-            out.append(Perf(fields, cache_bytes))
-    return out
+    for f in timed.lines(points_text):
+        if len(f) > 5:
+            out.append(" ".join(f))
+            continue
+        if len(f) != 5:
+            raise ValueError(f"perf.conf: '{' '.join(f)}': needs lab, name, points, full_at, zero_at")
+        if tuple(f[:2]) not in what:
+            raise ValueError(f"perf.conf: lab {f[0]} {f[1]}: autograder/perf/timed.conf has no such entry")
+        out.append(" ".join(f + what[tuple(f[:2])]))
+    return "\n".join(out) + "\n"
 
 
 def perf_config(lab):
-    # GRADE_PERF_CONF: another perf.conf (to try new weights; the self-test's)
+    # GRADE_PERF_CONF: another perf.conf (to try new weights, or whole entries: the self-test's)
     conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
     if not os.path.exists(conf):
         return []
-    with open(conf) as f:
-        return parse(f.read(), lab)
+    with open(conf) as f, open(timed.TIMED_CONF) as g:
+        return parse(joined(f.read(), g.read()), lab)
 
 
 def jobs_warning(jobs, entries):
@@ -112,46 +126,6 @@ def jobs_warning(jobs, entries):
     return (f"grade: warning: -j {jobs} with performance points: the other submissions' builds and tests slow "
             "the timings, so files of equal speed may get unequal points (identical files still share one "
             "timing). Grade with JOBS=1 for performance points, or with NO_PERF=1 (--no-perf) at any JOBS.")
-
-
-def beyond_llc(cache_bytes, step=64, most=8192):
-    """The smallest multiple of step n with an n x n matrix of doubles at
-    least as large as the last-level cache (at most `most`): a blocked
-    product's reuse of B then decides its speed on every CPU, whatever its
-    cache sizes, while a loop order that streams B from memory cannot hide."""
-    n = step
-    while n * n * 8 < cache_bytes and n < most:
-        n += step
-    return n
-
-
-def parse_size(text):
-    """sysfs's '32768K', '8M', or bytes."""
-    text = text.strip().upper()
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
-    return int(text.rstrip("KMG")) * scale
-
-
-def last_level_cache_bytes():
-    """The largest data or unified cache of this host: sysfs's view of cpu0
-    and the C library's (getconf, from CPUID), the larger one: in a virtual
-    machine they can differ (here 8 and 64 MiB), and a size beyond the larger
-    is beyond both. 32 MiB when neither says."""
-    sizes = []
-    for index in glob.glob("/sys/devices/system/cpu/cpu0/cache/index*"):
-        try:
-            with open(f"{index}/type") as t, open(f"{index}/size") as s:
-                if t.read().strip() in ("Data", "Unified"):
-                    sizes.append(parse_size(s.read()))
-        except (OSError, ValueError):
-            pass
-    for name in ("LEVEL4_CACHE_SIZE", "LEVEL3_CACHE_SIZE", "LEVEL2_CACHE_SIZE"):
-        try:
-            out = subprocess.run(["getconf", name], capture_output=True, text=True, timeout=10).stdout.strip()
-            sizes.append(int(out) if out.isdigit() else 0)
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return max(sizes) if sizes and max(sizes) > 0 else 32 << 20
 
 
 def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall, reuse=None, files=None):

@@ -1,7 +1,7 @@
-"""The GPU labs' performance harnesses (instructor/perf/lab3_gpu5.c,
+"""The GPU labs' performance harnesses (autograder/perf/lab3_gpu5.c,
 lab4_gpu3.c) and the device protocol of perf_harness.c, on a machine
 without a GPU: each harness is linked with a pretend device
-(instructor/perf/tests/fake_device.c) that does the CUDA calls and the
+(autograder/perf/tests/fake_device.c) that does the CUDA calls and the
 kernels on the CPU, and that can plant one error. The harness must time a
 right result, refuse every planted error, and say when there is no GPU."""
 import os
@@ -13,7 +13,7 @@ import unittest
 from grading.util import KIT
 
 CUDA = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-PERF = os.path.join(KIT, "instructor", "perf")
+PERF = os.path.join(KIT, "autograder", "perf")
 
 
 def build(harness, lab_dir, out):

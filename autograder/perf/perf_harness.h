@@ -2,8 +2,11 @@
  * student's objects (or the reference's). instructor/grade runs the
  * reference's harness and the student's alternately, three times each, and
  * turns the median ratio of their times into points with the thresholds in
- * instructor/perf/perf.conf. Performance is never part of a correctness
- * test: a lab's suite says whether the code is right, this says how fast.
+ * instructor/perf/perf.conf (what is timed: autograder/perf/timed.conf).
+ * A run on a course's cluster times the student's alone for the class
+ * standing (autograder/sched/record_run). Performance is never part of a
+ * correctness test: a lab's suite says whether the code is right, this
+ * says how fast.
  *
  *   HARNESS ARGS...                    prints the median time in seconds
  *   HARNESS --bound ARGS...            first "bound NAME SECONDS": the median

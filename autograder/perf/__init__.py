@@ -1,0 +1,4 @@
+"""What is timed for performance (timed.conf, the harnesses beside it):
+read by class grading (instructor/grading/perf.py, which adds the points)
+and by the run a student records on a course's cluster
+(autograder/sched/record_run)."""
