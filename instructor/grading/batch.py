@@ -23,10 +23,10 @@ from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
 from .report import feedback, gradescope_json
 from .results import apply_call_rules, read_results
-from .review import review_flags
+from .review import RECORD, refusals, review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
 from .unpack import collect
-from .util import (STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
+from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
                    Problem, Running, write_atomic)
 from .watch import ResultsWatch
 
@@ -41,6 +41,8 @@ class Grader:
             self.slots.put(s)
         self.perf_lock = threading.Lock()  # one timing at a time
         self.perf_reuse = perf_rounds.Reuse()  # identical files are timed once a run
+        # A call the lab's own code makes is no finding in a student's.
+        self.baseline = [os.path.join(KIT, top, lab.name) for top in ("labs", "reference")]
 
     def grade(self, sid, src):
         if Running.stopping.is_set():
@@ -66,7 +68,8 @@ class Grader:
                 result = self.grade_in(src, work, logs, slot)
             except Problem as p:
                 result = {"status": p.status, "message": p.message, "tests": [], "log": p.log,
-                          "flags": getattr(p, "flags", "") or (why_not or "")}
+                          "flags": joined(refusals(os.path.join(work, RECORD)), getattr(p, "flags", ""))
+                          or (why_not or "")}
             except Exception as e:  # a grader bug must not stop the batch
                 result = {"status": STATUS_ERROR, "message": f"{type(e).__name__}: {e}", "tests": [], "log": ""}
         finally:
@@ -83,12 +86,12 @@ class Grader:
         srcdir = os.path.join(work, "src")
         os.makedirs(srcdir)
         collect(src, srcdir, self.lab.student_files, work)
-        flags = review_flags(srcdir)
-        build, out = os.path.join(work, "build"), os.path.join(work, "results")
-        for d in (build, out):
+        flags = review_flags(srcdir, self.baseline)
+        build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
+        for d in (build, out, record):
             os.makedirs(d)
         os.chmod(work, 0o755)
-        self.sandbox.give_to(slot, srcdir, build, out)
+        self.sandbox.give_to(slot, srcdir, build, out, record)
         try:
             return self.build_and_test(srcdir, work, logs, slot, flags)
         except Problem as p:
@@ -97,12 +100,13 @@ class Grader:
 
     def build_and_test(self, srcdir, work, logs, slot, flags):
         lab = self.lab
-        build, out = os.path.join(work, "build"), os.path.join(work, "results")
+        build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
         kit, sub = self.sandbox.paths(work)
         binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
                 f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}"]
-        rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall)
+        rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
+                                   record=record)
         write_atomic(os.path.join(logs, "build.log"), log)
         if rc == 124:
             raise Problem(STATUS_TIMEOUT, f"the build took longer than {self.args.build_wall} s", log)
@@ -125,7 +129,7 @@ class Grader:
                         f"CALL_VIOLATIONS={sub}/build/call-violations"]
         watch = ResultsWatch(out)
         try:
-            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu, lab.sanitized)
+            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu, lab.sanitized, record)
         finally:
             tampered = watch.finish()
         write_atomic(os.path.join(logs, "check.log"), log)
@@ -136,17 +140,18 @@ class Grader:
             raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
                           "(each test has its own limit too): an endless loop in several tests?")
         tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
-        flags = [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs)
+        flags = [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs, record)
         files = current.tree_digest(srcdir) if lab.perf else None
         for p in lab.perf:
             entry = perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs, self.perf_lock,
                                  self.args.build_wall, self.perf_reuse, files)
             flags.append(entry.pop("review", ""))
             tests.append(entry)
+        # The sandbox's refusals lead: what the code tried, before what it names.
         return {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "",
-                "flags": "; ".join(x for x in flags if x)}
+                "flags": joined(refusals(record), *flags)}
 
-    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs):
+    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs, record=None):
         """The passed tests that autograder/labN/repeat.conf names, run again
         alone (grading/repeat.py); returns the review flags of those whose
         runs disagree (their points withheld)."""
@@ -160,7 +165,7 @@ class Grader:
                 path = os.path.join(binds[1][0], f"rerun-{k}.json")
                 rc, log = self.sandbox.run(slot, binds, make + [
                     "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
-                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized)
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized, record)
                 notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
                 passes += repeat.rerun_passed(t["name"], path)
             if passes != more + 1:
@@ -216,6 +221,10 @@ class Grader:
         write_atomic(os.path.join(final, "results.json"), json.dumps(gradescope_json(result, log), indent=1))
         write_atomic(os.path.join(final, "feedback.txt"), feedback(result, log, self.lab.num, self.lab.name))
         records.write(self.out, result["student"], result)
+
+
+def joined(*flags):
+    return "; ".join(x for x in flags if x)
 
 
 def grade_here(args, out, subs, work=None):

@@ -1,21 +1,88 @@
-"""Hints for the instructor: calls and paths that a lab's code has no
-reason to use. Not a verdict (the sandbox contains them), a hint of where
-to look; they fill the gradebook's review column."""
+"""Hints for the instructor: calls that a lab's code has no reason to make,
+and what the sandbox refused a submission at run time. Not a verdict (the
+sandbox contains them), a hint of where to look; they fill the gradebook's
+review column, the sandbox's refusals first.
+
+The calls are looked for in code only: comments, strings and character
+constants are blanked first (the skeleton's "tridiagonal system" is no
+call of system()), and a call that the lab's skeleton or reference makes
+is no finding. A path a program opens is not in its code but in what it
+does: the sandbox records those (instructor/sandbox/record.c)."""
 import os
 import re
 
 SUSPICIOUS = re.compile(r"\b(fork|vfork|clone3?|setsid|setpgid|ptrace|kill|socket|connect|execv?[lpe]*|system|popen|"
-                        r"dlopen|dlsym|syscall|inotify_\w+|prctl|(?:constructor|destructor)(?=\s*\)))\b|/proc/|/kit/|"
-                        r"/sub/|\.\./|__has_include|\basm\b")
+                        r"dlopen|dlsym|syscall|inotify_\w+|prctl|(?:constructor|destructor)(?=\s*\)))\b|"
+                        r"__has_include|\basm\b")
+# A C token that may hold a comment's or a string's opening: strings and
+# character constants with their escapes, both kinds of comments.
+LEXEMES = re.compile(r'"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)', re.S)
+RECORD = "sandbox-record"   # the folder the sandbox writes its refusals in (instructor/sandbox/run --record)
+
+
+def code_only(text):
+    """The text with comments, strings and character constants blanked
+    (their newlines kept, so line numbers stay); __has_include("...")'s
+    name goes too, the call itself stays."""
+    def blank(m):
+        s = m.group(0)
+        if s.startswith("/*"):
+            return " " + "\n" * s.count("\n")
+        if s.startswith("//"):
+            return "\n" * s.count("\n")
+        return s[0] + s[0] if s[0] in "\"'" else s
+    return LEXEMES.sub(blank, text)
 
 
 def flags_of(text):
-    return {m.group(0) for m in SUSPICIOUS.finditer(text)}
+    return {m.group(0) for m in SUSPICIOUS.finditer(code_only(text))}
 
 
-def review_flags(srcdir):
+def folder_flags(srcdir):
     found = set()
-    for name in sorted(os.listdir(srcdir)):
-        with open(os.path.join(srcdir, name), errors="replace") as f:
-            found |= flags_of(f.read())
-    return " ".join(sorted(found))
+    for name in sorted(os.listdir(srcdir)) if os.path.isdir(srcdir) else []:
+        p = os.path.join(srcdir, name)
+        if os.path.isfile(p):
+            with open(p, errors="replace") as f:
+                found |= flags_of(f.read())
+    return found
+
+
+def review_flags(srcdir, baseline=()):
+    """The calls of a submission's code that its lab's own code (baseline:
+    folders of the skeleton and the reference) does not make."""
+    known = set().union(*(folder_flags(d) for d in baseline)) if baseline else set()
+    return " ".join(sorted(folder_flags(srcdir) - known))
+
+
+# ---- the sandbox's refusals ------------------------------------------------------
+
+KINDS = (("opened", "opened outside the sandbox's view"), ("denied", "writes denied"),
+         ("network", "network refused"), ("signal", "signals to processes not its own"), ("ptrace", "ptrace refused"),
+         ("left", "processes left running (killed)"))
+SHOWN = 4   # items named per kind; the rest counted
+
+
+def refusals(folder):
+    """The sandbox's record of one run (lines 'KIND WHAT' in the files of
+    folder) in words: 'sandbox refused: opened outside ...: /etc/shadow,
+    ...; processes left running (killed): 5 (test_lab1)'; '' when nothing
+    was refused."""
+    seen = {k: [] for k, _ in KINDS}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        try:
+            with open(os.path.join(folder, name), errors="replace") as f:
+                lines = f.read(1 << 20).splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            kind, _, what = line.partition(" ")
+            if kind in seen and what and what not in seen[kind]:
+                seen[kind].append(what)
+    parts = []
+    for kind, words in KINDS:
+        items = seen[kind]
+        if items:
+            more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+            parts.append(f"{words}: {', '.join(items[:SHOWN])}{more}")
+    return "sandbox refused: " + "; ".join(parts) if parts else ""

@@ -4,6 +4,8 @@ folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
 import os
 import shutil
+import subprocess
+import threading
 
 from .util import KIT, run_capture
 
@@ -19,6 +21,25 @@ def cuda_bin():
 
 
 SANDBOX = os.path.join(KIT, "instructor", "sandbox", "run")
+RECORDER = os.path.join(KIT, "instructor", "sandbox", "record.c")
+_compiling = threading.Lock()
+
+
+def recorder(folder):
+    """record.c compiled into folder (once; the sandbox's user reads it
+    there), or None where it does not compile: then only the processes
+    left behind are recorded."""
+    lib = os.path.join(folder, "sandbox-record.so")
+    with _compiling:
+        if not os.path.exists(lib):
+            tmp = lib + f".{os.getpid()}"
+            done = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-Wall", "-o", tmp, RECORDER, "-ldl"],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                return None
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, lib)
+    return lib
 FIRST_UID = 60000           # sandbox uids: a block per grading run, one uid per parallel job in it
 UID_BLOCK = 128             # uids of one run's block (so at most 128 jobs)
 UID_BLOCKS = 32             # grading runs at once on one machine
@@ -83,16 +104,18 @@ class Sandbox:
     def __init__(self, view, mode, first_uid=FIRST_UID, stopping=None):
         self.view, self.mode, self.first_uid = view, mode, first_uid
         self.stopping = stopping  # a Slurm task's: set when Slurm stops it (see confirmed)
+        self.preload = recorder(os.path.dirname(os.path.abspath(view))) if mode != "off" else None
 
     def uid(self, slot):
         return self.first_uid + slot
 
-    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False):
+    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None):
         """binds: (outside path, path inside, writable); returns (status, output).
         sanitized: the programs are built with AddressSanitizer, whose fixed
         reservations (SANITIZER_RESERVE_MB) come on top of the address-space
-        limit."""
-        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized))
+        limit. record: a folder for the sandbox's refusals (review.refusals
+        reads it; not with --sandbox off)."""
+        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized, record))
 
     def confirmed(self, rc, log):
         """A command of a Slurm task that failed may have failed only because
@@ -105,7 +128,7 @@ class Sandbox:
             raise Stopped()
         return rc, log
 
-    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False):
+    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None):
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
@@ -130,6 +153,10 @@ class Sandbox:
             full.append("--gpu")
         if sanitized:
             full += ["--mem", str(MEM_MB + SANITIZER_RESERVE_MB)]
+            if record:  # AddressSanitizer wants to be the first library loaded, before the recorder
+                full += ["--setenv", "ASAN_OPTIONS", "verify_asan_link_order=0"]
+        if record:
+            full += ["--record", record] + (["--preload", self.preload] if self.preload else [])
         return run_capture(full + ["--", *cmd])
 
     def paths(self, work):
