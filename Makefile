@@ -1,9 +1,5 @@
-# The kit's one entry point. `make help` lists the targets.
-#
-# Student:     make lab1 && make check
-# Instructor:  make grade LAB=1 SUBMISSIONS=dir/    make release
-# Lecturer:    make demo LAB=2                      make bench LAB=1 IMPL=reference
-# Maintainer:  make test
+# The kit's one entry point. `make help` lists the targets (in the
+# student copy, those that work there).
 
 include common/mk/config.mk
 
@@ -18,8 +14,8 @@ LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
 .PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch
 
-# The student copy (make release) has no reference/: there help names only
-# what works in it.
+# The student copy has no reference solutions: there help names only what
+# works in it.
 STUDENT_COPY := $(if $(wildcard reference),,1)
 
 help:
@@ -75,6 +71,10 @@ demo:
 	@test -f $(wildcard labs/lab$(LAB)-*)/demo.sh || grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
 	@$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo
 
+# The instructors' and maintainers' targets; in the student copy each
+# answers in one line (their tools are not in it).
+INSTRUCTOR_TARGETS := grade export similarity release test gpu-deps-fetch
+ifeq ($(STUDENT_COPY),)
 grade:
 	$(require_lab)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
@@ -84,7 +84,7 @@ grade:
 	  $(if $(LATE_CAP),--late-cap $(LATE_CAP)) $(if $(MANUAL),--manual '$(MANUAL)') $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) \
 	  $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
 
-# The LMS's grade-import CSV of a graded lab (instructor/export).
+# The LMS's grade-import CSV of a graded lab.
 export:
 	@test -n "$(LAB)" && test -n "$(FORMAT)" || { echo "usage: make export LAB=N FORMAT=canvas|moodle|csv [OUT=dir] [ASSIGNMENT='Lab 2 (4711)']" >&2; exit 2; }
 	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(LAB) $(FORMAT)
@@ -97,7 +97,6 @@ release:
 	instructor/release $(if $(OUT),$(OUT))
 
 test:
-	@test -x maintainer/selftest/run || { echo "make test is the kit maintainers' own suite, not part of the student copy: make labN && make check tests your code" >&2; exit 2; }
 	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run
 
 # On a machine with apt: the Debian packages a GPU host without a package
@@ -105,6 +104,10 @@ test:
 # runtime), for autograder/gpu-host/run to unpack there.
 gpu-deps-fetch:
 	autograder/gpu-host/deps.sh fetch .gpudeps
+else
+$(INSTRUCTOR_TARGETS):
+	@echo "make $@: an instructors' and maintainers' target, not part of the student copy (make help lists yours)" >&2; exit 2
+endif
 
 clean:
 	rm -rf build

@@ -1,6 +1,6 @@
 """The lab being graded: what every submission shares, prepared once per
-run: the kit copy the sandbox sees (instructor-only paths left out, hidden
-tests blanked), the reference build (outside the sandbox, trusted), the
+run: the kit copy the sandbox sees (the student copy's files,
+instructor/student-copy, with the hidden tests' names, their text blanked), the reference build (outside the sandbox, trusted), the
 expected test list and the symbols a student object may not define."""
 import datetime
 import json
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import instructor_only
+from . import student_copy
 from callrules.elf import ObjectFile
 from .perf import perf_config
 from .repeat import read_conf as read_repeat
@@ -68,7 +68,7 @@ class Lab:
         from .current import tree_digest
         parts = [tree_digest(os.path.join(KIT, d)) for d in
                  (f"autograder/lab{self.num}", f"reference/{self.name}", f"labs/{self.name}", "common",
-                  "instructor/perf")]
+                  "instructor/perf", "autograder/perf")]
         return " ".join(parts + [",".join(p.name for p in self.perf)])
 
     def reuse_or_prepare(self):
@@ -90,32 +90,34 @@ class Lab:
         return False
 
     def copy_kit(self):
-        patterns = instructor_only.globs()
-        excluded = [g for g in patterns if g not in instructor_only.hidden_test_globs(patterns)]
+        """The student copy's files (instructor/student-copy), and the
+        hidden tests, blanked once the build has used them."""
+        kit = student_copy.rules()
+        hidden = kit.hidden_tests()
 
         def ignore(folder, names):
             rel = os.path.relpath(folder, KIT)
-            return [n for n in names if instructor_only.matches(os.path.join(rel, n), excluded)]
+            keep = []
+            for n in names:
+                path = os.path.normpath(os.path.join(rel, n))
+                inside = kit.enters(path) if os.path.isdir(os.path.join(folder, n)) else kit.allowed(path)
+                if inside or student_copy.matches(path, hidden):
+                    keep.append(n)
+            return [n for n in names if n not in keep]
 
-        os.makedirs(self.view)
-        for top in ("Makefile", "common", "labs", "autograder", "datasets"):
-            src = os.path.join(KIT, top)
-            if os.path.isdir(src):
-                shutil.copytree(src, os.path.join(self.view, top), ignore=ignore, symlinks=True)
-            elif os.path.isfile(src):
-                shutil.copy2(src, os.path.join(self.view, top))
+        shutil.copytree(KIT, self.view, ignore=ignore, symlinks=True)
 
     def blank_hidden_tests(self):
         """Hidden tests stay in the build as objects compiled above; their
         text is replaced, dated far back so that make never recompiles them.
         (If it tried, the kit's build folder is read-only in the sandbox and
         the build would fail loudly instead of dropping tests.)"""
-        hidden = instructor_only.hidden_test_globs(instructor_only.globs())
+        hidden = student_copy.rules().hidden_tests()
         old = datetime.datetime(2000, 1, 1).timestamp()
         for root, _, files in os.walk(self.view):
             for n in files:
                 p = os.path.join(root, n)
-                if instructor_only.matches(os.path.relpath(p, self.view), hidden):
+                if student_copy.matches(os.path.relpath(p, self.view), hidden):
                     with open(p, "w") as f:
                         f.write("/* Hidden tests: not visible here. The grader links them in compiled. */\n")
                     os.utime(p, (old, old))

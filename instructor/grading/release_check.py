@@ -8,8 +8,8 @@ and any file of labs/ that names reference/.
         finding on standard error; exit status 1 if there is one
 
 A line is distinctive of a secret file when students do not get it anyway:
-not in the kit's shared code and visible tests (common/, autograder/ less
-its instructor-only parts), no header, no lab's given source (its C and
+not in the kit's shared code and visible tests (common/, autograder/'s
+files that instructor/student-copy allows), no header, no lab's given source (its C and
 CUDA files that are not STUDENT_FILES), and not the lab's skeleton of the
 same file."""
 import glob
@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-from . import instructor_only
+from . import student_copy
 from .util import make_var
 
 MIN_LINE = 16       # characters (spaces aside) of a line worth comparing
@@ -59,12 +59,12 @@ def given_sources(kit):
                 yield p
 
 
-def public_lines(kit, patterns):
+def public_lines(kit, rules):
     """The lines of what students get anyway (the module's doc says what)."""
     shared = set()
     for p in (glob.glob(f"{kit}/common/**/*", recursive=True) + glob.glob(f"{kit}/autograder/lab*/**/*", recursive=True)
               + glob.glob(f"{kit}/labs/**/*.h", recursive=True) + list(given_sources(kit))):
-        if os.path.isfile(p) and not instructor_only.matches(os.path.relpath(p, kit), patterns):
+        if os.path.isfile(p) and rules.allowed(os.path.relpath(p, kit)):
             shared |= file_lines(p)
     return shared
 
@@ -79,7 +79,7 @@ def skeleton_of(kit, path):
 def secret_files(kit):
     """{path: (its bytes, its distinctive lines)} of the reference, the
     mutants and the hidden tests."""
-    shared = public_lines(kit, instructor_only.globs(os.path.join(kit, "instructor", "sandbox", "instructor-only")))
+    shared = public_lines(kit, student_copy.rules(os.path.join(kit, "instructor", "student-copy")))
     secrets = {}
     for path in (glob.glob(f"{kit}/reference/**/*", recursive=True)
                  + glob.glob(f"{kit}/maintainer/mutants/**/*", recursive=True)

@@ -1,10 +1,11 @@
-"""The one reader of instructor/sandbox/instructor-only: the kit's paths
-that students never see, neither in the grading sandbox's kit copy nor in
-the student copy (instructor/release).
+"""The one reader of instructor/student-copy: the kit's paths students may
+see, in the student copy (instructor/release) and in the grading sandbox's
+kit copy (grading/lab.py). An allow-list: a path is the students' when a
+glob matches it (or a folder above it) and no "!" glob does.
 
-    python3 -m grading.instructor_only [-z] [--instructor-only] < PATHS
+    python3 -m grading.student_copy [-z] [--withheld] < PATHS
         reads paths relative to the kit (one a line, or NUL-separated with
-        -z) and prints those students may see (with --instructor-only: the
+        -z) and prints those students may see (with --withheld: the
         others), separated the same way
 """
 import fnmatch
@@ -13,17 +14,40 @@ import sys
 
 from .util import KIT
 
-LIST = os.path.join(KIT, "instructor", "sandbox", "instructor-only")
+LIST = os.path.join(KIT, "instructor", "student-copy")
 
 
-def parse(text):
-    """The globs of the list's text: one a line, '#' comments, blank lines."""
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+class Rules:
+    """The list's globs: allowed ones, and the "!" ones that take out."""
+
+    def __init__(self, text):
+        lines = [line.strip() for line in text.splitlines()]
+        lines = [line for line in lines if line and not line.startswith("#")]
+        self.allow = [g for g in lines if not g.startswith("!")]
+        self.deny = [g[1:].strip() for g in lines if g.startswith("!")]
+        if not self.allow:
+            raise ValueError("the student copy's list allows nothing")
+
+    def allowed(self, path):
+        return matches(path, self.allow) and not matches(path, self.deny)
+
+    def enters(self, folder):
+        """May an allowed path lie below folder (an allowed folder, or one
+        on the way to an allowed glob: autograder/ for autograder/runner)?"""
+        parts = os.path.normpath(folder).split(os.sep)
+        return matches(folder, self.allow) or any(
+            len(g.split("/")) > len(parts) and
+            all(fnmatch.fnmatchcase(p, q) for p, q in zip(parts, g.split("/"))) for g in self.allow)
+
+    def hidden_tests(self):
+        """The hidden tests' globs: inside the sandbox their names stay and
+        their text is blanked (the grader links them in compiled)."""
+        return [g for g in self.deny if "hidden_" in g]
 
 
-def globs(path=LIST):
+def rules(path=LIST):
     with open(path) as f:
-        return parse(f.read())
+        return Rules(f.read())
 
 
 def matches(path, patterns):
@@ -33,21 +57,15 @@ def matches(path, patterns):
     return any(fnmatch.fnmatchcase("/".join(parts[:i]), g) for g in patterns for i in range(1, len(parts) + 1))
 
 
-def hidden_test_globs(patterns):
-    """The hidden tests' entries: inside the sandbox their names stay and
-    their text is blanked (the grader links them in compiled)."""
-    return [g for g in patterns if "hidden_" in g]
-
-
 def main(argv):
-    if any(a not in ("-z", "--instructor-only") for a in argv):
+    if any(a not in ("-z", "--withheld") for a in argv):
         print(__doc__, file=sys.stderr)
         return 2
     sep = "\0" if "-z" in argv else "\n"
-    patterns = globs()
-    want = "--instructor-only" in argv
+    kit = rules()
+    want = "--withheld" not in argv
     names = [n for n in sys.stdin.buffer.read().decode().split(sep) if n]
-    sys.stdout.buffer.write("".join(n + sep for n in names if matches(n, patterns) == want).encode())
+    sys.stdout.buffer.write("".join(n + sep for n in names if kit.allowed(n) == want).encode())
     return 0
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Self-test of the student copy (run by make test): make release, then check
-# that the copy holds no reference code, hidden tests or mutants, that the
+# that the copy holds only what instructor/student-copy allows, no reference
+# code, texts that name nothing students lack, that the
 # search for reference code can find some when it is there, and that the
 # copy builds every lab and runs lab 1's visible tests.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
@@ -23,17 +24,17 @@ else
     exit 0
 fi
 
-# Nothing instructor-only, in the folder or in the archive.
+# Only what instructor/student-copy allows, in the folder or in the archive.
 listing=$(tar -tzf "$COPY.tar.gz")
-# (Judged by the one reader of instructor/sandbox/instructor-only, which
-# must at least name the reference solutions and the mutants.)
-bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' |
-    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | head -5)
-listed=$(printf 'reference/lab1-matmult/matmult.c\nmaintainer/mutants/lab1/x.patch\nautograder/lab1/hidden_x.c\n' |
-    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.instructor_only --instructor-only | wc -l)
-[ "$listed" = 3 ] || fail "instructor/sandbox/instructor-only no longer names the reference, the mutants and the hidden tests"
-[ -z "$bad" ] && pass "neither the copy nor its archive holds reference/, mutants, hidden tests, instructor tools or .git" ||
-    fail "instructor-only files in the copy: $bad"
+# (Judged by the one reader of the list, which must at least keep out the
+# reference solutions, the mutants and the hidden tests.)
+bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' | grep -vx README.md |
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | head -5)
+withheld=$(printf 'reference/lab1-matmult/matmult.c\nmaintainer/mutants/lab1/x.patch\nautograder/lab1/hidden_x.c\nCONTRIBUTING.md\n' |
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | wc -l)
+[ "$withheld" = 4 ] || fail "instructor/student-copy lets the reference, the mutants, the hidden tests or CONTRIBUTING.md through"
+[ -z "$bad" ] && pass "the copy and its archive hold only what instructor/student-copy allows" ||
+    fail "files the list does not allow in the copy: $bad"
 [ "$(printf '%s\n' "$listing" | grep -vc '/$')" = "$(find "$COPY" -type f | wc -l)" ] &&
     pass "the archive holds exactly the copy's files" || fail "the archive and the copy differ"
 
@@ -62,6 +63,37 @@ if ! instructor/release --check "$PLANT" 2>"$OUT/planted.log" && grep -q solutio
 else
     fail "the search missed reference code planted in the copy (see $OUT/planted.log)"
 fi
+
+# Its texts name nothing students lack and point only at what it holds
+# (copy_texts.py: words, links, backticked paths, cited sections) ...
+if python3 maintainer/selftest/copy_texts.py "$COPY" >"$OUT/texts.log" 2>&1; then
+    pass "the copy's texts name no reference/, instructors' target, mutant, hidden test or issue, and point only at its own files and headings"
+else
+    fail "the copy's texts ($(wc -l <"$OUT/texts.log") findings, all in $OUT/texts.log): $(head -3 "$OUT/texts.log" | tr '\n' ';')"
+fi
+# ... and the check finds each kind when planted.
+# shellcheck disable=SC2016 # markdown's backticks, not a command
+printf '%s\n' 'Run `make grade` with IMPL=reference.' '[runs](../../maintainer/x.md) and `common/gone.h`,' \
+    'see "No Such Heading".' >>"$PLANT/labs/lab1-matmult/README.md"
+python3 maintainer/selftest/copy_texts.py "$PLANT" >"$OUT/texts-planted.log" 2>&1
+n=$(grep -c '^labs/lab1-matmult/README.md:[0-9]*: ' "$OUT/texts-planted.log")
+for want in "instructors' target" IMPL=reference "maintainer/x.md, which the copy lacks" "common/gone.h, which" \
+    'section "No Such Heading"'; do
+    grep -q "^labs/lab1-matmult/README.md:[0-9]*: .*$want" "$OUT/texts-planted.log" || n="missed '$want'"
+done
+[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 5 ] && pass "the texts check names file and line of each planted word, link, path and section" ||
+    fail "the texts check on planted texts: $n (see $OUT/texts-planted.log)"
+
+# One line, non-zero, for an instructors' target in the copy.
+for target in grade test release; do
+    out=$(cd "$COPY" && make --no-print-directory "$target" LAB=1 2>&1)
+    rc=$?
+    [ "$rc" != 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && pass "make $target in the copy: '$out'" ||
+        fail "make $target in the copy: status $rc, $(printf '%s\n' "$out" | wc -l) lines: $out"
+done
+help=$(cd "$COPY" && make --no-print-directory help)
+printf '%s\n' "$help" | grep -qE 'make (grade|test|release|export|similarity|gpu-deps-fetch)|IMPL=reference' &&
+    fail "make help in the copy names what does not work there" || pass "make help in the copy names only its own targets"
 
 # The copy works: lab 1 builds and its visible tests run (the skeleton
 # fails them, as it should), without hidden tests.

@@ -1,10 +1,10 @@
 """Parsing: the runner's test list and results, perf.conf, calls.conf, the
-instructor-only list, inotify events."""
+the student copy's list, inotify events."""
 import struct
 import unittest
 
 from callrules import calls
-from grading import instructor_only, perf, results, watch
+from grading import perf, results, student_copy, watch
 from grading.lab import parse_test_list
 
 
@@ -91,23 +91,30 @@ class CallsConf(unittest.TestCase):
         self.assertEqual(calls.read_lines(calls.format_lines(found)), [("t1", "f calls g"), ("t*", "f calls g")])
 
 
-class InstructorOnly(unittest.TestCase):
-    def test_globs_and_folders(self):
-        globs = instructor_only.parse("# c\nreference\nautograder/lab*/hidden_*.c\n\n  build  \n")
-        self.assertEqual(globs, ["reference", "autograder/lab*/hidden_*.c", "build"])
-        self.assertTrue(instructor_only.matches("reference/lab1-matmult/matmult.c", globs))
-        self.assertTrue(instructor_only.matches("autograder/lab2/hidden_lab2.c", globs))
-        self.assertFalse(instructor_only.matches("autograder/lab2/test_lab2.c", globs))
-        self.assertFalse(instructor_only.matches("labs/reference.txt", globs))
-        self.assertEqual(instructor_only.hidden_test_globs(globs), ["autograder/lab*/hidden_*.c"])
+class StudentCopy(unittest.TestCase):
+    def test_globs_folders_and_exceptions(self):
+        kit = student_copy.Rules("# c\nlabs\nautograder/lab*\n\n  !autograder/lab*/hidden_*.c  \n")
+        self.assertEqual((kit.allow, kit.deny), (["labs", "autograder/lab*"], ["autograder/lab*/hidden_*.c"]))
+        self.assertTrue(kit.allowed("labs/lab1-matmult/matmult.c"))
+        self.assertTrue(kit.allowed("autograder/lab2/test_lab2.c"))
+        self.assertFalse(kit.allowed("autograder/lab2/hidden_lab2.c"))
+        self.assertFalse(kit.allowed("reference/lab1-matmult/matmult.c"))
+        self.assertFalse(kit.allowed("labsx/a.c"))
+        self.assertTrue(kit.enters("autograder"))
+        self.assertFalse(kit.enters("reference"))
+        self.assertEqual(kit.hidden_tests(), ["autograder/lab*/hidden_*.c"])
+        with self.assertRaises(ValueError):  # a list that allows nothing would ship an empty kit
+            student_copy.Rules("!labs\n")
 
     def test_the_kits_list(self):
-        globs = instructor_only.globs()
+        kit = student_copy.rules()
         for path in ("reference/lab1-matmult/matmult.c", "maintainer/mutants/lab1/x.patch", "instructor/grade",
-                     "instructor/INSTRUCTORS.md"):
-            self.assertTrue(instructor_only.matches(path, globs), path)
-        for path in ("autograder/callrules/calls.py", "autograder/lab1/calls.conf", "labs/lab1-matmult/matmult.c"):
-            self.assertFalse(instructor_only.matches(path, globs), path)
+                     "instructor/INSTRUCTORS.md", "autograder/lab1/hidden_lab1.c", "README.md",
+                     "CONTRIBUTING.md", "datasets/README.md", "autograder/gpu-host/run"):
+            self.assertFalse(kit.allowed(path), path)
+        for path in ("autograder/callrules/calls.py", "autograder/lab1/calls.conf", "labs/lab1-matmult/matmult.c",
+                     "autograder/runner/runner.c", "STUDENTS.md", "Makefile", "common/mk/lab.mk"):
+            self.assertTrue(kit.allowed(path), path)
 
 
 class Watch(unittest.TestCase):
