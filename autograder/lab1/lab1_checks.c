@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "alloc.h"
+
 const l1_variant l1_variants[] = {
     {"matmult_lib", matmult_lib}, {"matmult_nat", matmult_nat}, {"matmult_mnk", matmult_mnk},
     {"matmult_mkn", matmult_mkn}, {"matmult_nmk", matmult_nmk}, {"matmult_nkm", matmult_nkm},
@@ -28,7 +30,7 @@ static void call_variant(int m, int n, int k, const double *A, const double *B, 
 void l1_check_problem(const char *name, l1_fn fn, int bs, const ag_mm_problem *p, double *C)
 {
     const l1_call_arg arg = {fn, bs};
-    char what[64];
+    char what[128];
     if (fn)
         snprintf(what, sizeof what, "%s", name);
     else
@@ -41,5 +43,21 @@ void l1_check(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs 
     ag_mm_problem p;
     ag_mm_problem_make(&p, size, inputs, seed);
     l1_check_problem(name, fn, bs, &p, NULL);
+    ag_mm_problem_free(&p);
+}
+
+void l1_check_fresh(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed)
+{
+    ag_mm_problem p;
+    ag_mm_problem_make(&p, size, inputs, seed);
+    double *C = kit_alloc_doubles(p.sc);
+    ag_poison(C, p.sc);
+    l1_check_problem(name, fn, bs, &p, C);
+    ag_mm_problem_refill(&p, seed + 1000);
+    ag_poison(C, p.sc);
+    char again[96];
+    snprintf(again, sizeof again, "%s called again with new A and B in the same arrays", name);
+    l1_check_problem(again, fn, bs, &p, C);
+    kit_free(C);
     ag_mm_problem_free(&p);
 }

@@ -30,4 +30,10 @@ void l1_check(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs 
 /* The same on a given problem and C (NULL: a fresh NaN-filled one). */
 void l1_check_problem(const char *name, l1_fn fn, int bs, const ag_mm_problem *p, double *C);
 
+/* Twice in the same A, B and C, same shape: first on the problem of
+ * `seed`, then on new contents (seed + 1000) written into those arrays.
+ * The second answer must be the new product: a function that remembers its
+ * answer by address and shape gives the first one. */
+void l1_check_fresh(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed);
+
 #endif

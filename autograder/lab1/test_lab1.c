@@ -4,7 +4,9 @@
  * exactly; one test uses real inputs and a stated tolerance. Sizes have
  * m, n and k all different, because a square test cannot tell m from n, and
  * C is filled with NaN before every call, because a function that forgets to
- * zero C would otherwise pass on a fresh, zeroed allocation. */
+ * zero C would otherwise pass on a fresh, zeroed allocation. Each variant
+ * is also called twice on the same arrays and shape with new contents
+ * (l1_check_fresh): an answer remembered by address and shape is wrong. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +29,7 @@ START_TEST(variant_sizes)
     const l1_variant *v = ag_test_arg();
     for (int s = 0; s < nsizes; s++)
         l1_check(v->name, v->fn, 0, sizes[s], AG_MM_INTEGER, 100 + (uint64_t)s);
+    l1_check_fresh(v->name, v->fn, 0, sizes[8], AG_MM_INTEGER, 150);
 }
 END_TEST
 
@@ -71,6 +74,7 @@ START_TEST(blk_ragged_edges)
     };
     for (int c = 0; c < 7; c++)
         l1_check("matmult_blk", NULL, cases[c].bs, cases[c].size, AG_MM_INTEGER, 300 + (uint64_t)c);
+    l1_check_fresh("matmult_blk", NULL, 5, cases[0].size, AG_MM_INTEGER, 350);
 }
 END_TEST
 
@@ -114,5 +118,5 @@ static void register_tests(ag_suite *s)
 
 int main(int argc, char **argv)
 {
-    return ag_main(argc, argv, "lab1-matmult", register_tests);
+    return ag_main(argc, argv, register_tests);
 }

@@ -70,6 +70,17 @@ void ag_mm_problem_free(ag_mm_problem *p)
     p->A = p->B = p->R = NULL;
 }
 
+void ag_mm_problem_refill(ag_mm_problem *p, uint64_t seed)
+{
+    ag_mm_problem fresh;
+    ag_mm_problem_make(&fresh, p->size, p->inputs, seed);
+    memcpy(p->A, fresh.A, p->sa * sizeof *p->A);
+    memcpy(p->B, fresh.B, p->sb * sizeof *p->B);
+    memcpy(p->R, fresh.R, p->sc * sizeof *p->R);
+    p->tol = fresh.tol;
+    ag_mm_problem_free(&fresh);
+}
+
 size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C)
 {
     size_t wrong = 0;

@@ -31,6 +31,11 @@ typedef struct {
 void ag_mm_problem_make(ag_mm_problem *p, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed);
 void ag_mm_problem_free(ag_mm_problem *p);
 
+/* New seeded contents (and their product) in p's own arrays: the same
+ * addresses and shape, so that a function that remembers an answer, or a
+ * copy it made, by address and shape gives the old one. */
+void ag_mm_problem_refill(ag_mm_problem *p, uint64_t seed);
+
 /* Elements of C farther from R than tol (NaN counts), without failing. */
 size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C);
 
