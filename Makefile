@@ -13,6 +13,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
 .PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch
+.PHONY: standing history nickname
 
 # The student copy has no reference solutions: there help names only what
 # works in it.
@@ -28,6 +29,9 @@ endif
 	@echo "  make labN SUBMISSION=DIR        ... from a folder holding only the student's files"
 	@echo "  make check [LAB=N]              run the tests of the lab built last (RESULTS=file.json for Gradescope JSON)"
 	@echo "  make check SCHED=slurm|lsf      ... on a GPU node of a cluster, through its scheduler (SCHED_OPTS='-p gpu -t 20')"
+	@echo "  make standing LAB=N             the class standing of lab N from the runs recorded on the cluster (course.conf)"
+	@echo "  make history LAB=N              your own recorded runs of lab N: points, figures, code hash"
+	@echo "  make nickname NAME=...          the name the class standing shows for your next runs"
 ifeq ($(STUDENT_COPY),)
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
 	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
@@ -59,6 +63,17 @@ require_lab = $(if $(LAB),,$(error no lab built yet: run 'make labN' first, or n
 check:
 	$(require_lab)
 	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) check $(LAB) $(if $(RESULTS),RESULTS=$(abspath $(RESULTS))),$(LAB_MAKE) LAB=$(LAB) check)
+
+# The class standing (autograder/standing/): the records make check
+# SCHED=... writes where course.conf sets a spool.
+STANDING = PYTHONPATH=autograder$${PYTHONPATH:+:$$PYTHONPATH} python3 -m standing
+standing history:
+	$(require_lab)
+	@$(STANDING) $@ $(LAB)
+
+nickname:
+	@test -n "$(NAME)" || { echo "usage: make nickname NAME=your-board-name" >&2; exit 2; }
+	@$(STANDING) nickname '$(NAME)'
 
 bench:
 	$(require_lab)

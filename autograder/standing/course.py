@@ -1,0 +1,57 @@
+"""The course's settings (course.conf at the kit's root, set once by the
+instructor and carried by the student copy; KIT_COURSE names another file,
+as the self-test does), and who runs this: STUDENT_ID, else the login."""
+import getpass
+import os
+
+KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": ""}
+
+
+def conf_path():
+    return os.environ.get("KIT_COURSE") or os.path.join(KIT, "course.conf")
+
+
+def settings(path=None):
+    """course.conf's KEY=value lines over the defaults; a missing file is
+    the defaults (no spool); a line that is not KEY=value is an error."""
+    path = path or conf_path()
+    out = dict(DEFAULTS)
+    try:
+        with open(path) as f:
+            text = f.read()
+    except FileNotFoundError:
+        return out
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, eq, value = line.partition("=")
+        if not eq or key.strip() not in DEFAULTS:
+            raise SystemExit(f"{path}:{n}: expected one of {', '.join(DEFAULTS)} as KEY=value, got '{line}'")
+        out[key.strip()] = value.strip().strip("'\"")
+    for key in ("STANDING_TOP", "STANDING_AHEAD"):
+        if not out[key].isdigit():
+            raise SystemExit(f"{path}: {key} must be a whole number, not '{out[key]}'")
+    return out
+
+
+def spool(conf=None):
+    """The spool folder, or '' when the course set none."""
+    return (conf or settings())["STANDING_SPOOL"]
+
+
+def student_id():
+    return os.environ.get("STUDENT_ID") or getpass.getuser()
+
+
+NICKNAME_FILE = os.path.join(KIT, ".standing-nickname")
+
+
+def nickname():
+    """The name the student chose for the board (make nickname NAME=...), or ''."""
+    try:
+        with open(NICKNAME_FILE) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
