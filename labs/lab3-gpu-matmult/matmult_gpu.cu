@@ -141,15 +141,6 @@ extern "C" void matmult_gpu5_dev(int m, int n, int k, const double *dA, const do
     (void)m, (void)n, (void)k, (void)dA, (void)dB, (void)dC;
 }
 
-/* ---- gpu6 (optional challenge): register tiles ---------------------------- */
-
-/* TODO(lab3.gpu6): each thread computes a small tile of C (say 8 x 4) from
- * values of A and B it holds in registers; see README.md. */
-extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)
-{
-    (void)m, (void)n, (void)k, (void)dA, (void)dB, (void)dC;
-}
-
 /* ---- gpulib: cuBLAS ------------------------------------------------------- */
 
 /* TODO(lab3.gpulib): one cublasDgemm. cuBLAS is column-major and your
