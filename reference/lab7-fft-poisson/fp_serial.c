@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include <fftw3.h>
+#include <omp.h>
 
 #include "alloc.h"
 #include "fft_poisson.h"
@@ -40,13 +41,29 @@ static double scaled_eigenvalue(const fp_grid *g, int a, int k)
     return fp_eigenvalue(g->bc[a], k, g->n[a]) / (h * h);
 }
 
+/* Cells a thread of the z stage gets at least: about 60 us of Thomas on
+ * one core (2 ns a cell, measured on the kit's build machine), ten times
+ * what waking a sleeping thread costs. A small grid on a big host would
+ * otherwise wake 64 threads for a few microseconds of work each, and the
+ * wake-ups, not the work, would be the stage's time (1.39 x FFTW alone at
+ * N = 64 on 64 cores, against 1.13 x on 16): the same reason FFTW's own
+ * planner runs a small transform on fewer threads than it is given. */
+enum { Z_CELLS_A_THREAD = 1 << 15 };
+
+static int stage_threads(const fp_box *box)
+{
+    size_t cells = (size_t)box->n[0] * box->n[1] * box->n[2], most = (size_t)omp_get_max_threads();
+    size_t t = cells / Z_CELLS_A_THREAD;
+    return t < 1 ? 1 : t < most ? (int)t : (int)most;
+}
+
 /* z periodic: the z systems are diagonal after a transform along z. */
 static void solve_z_periodic(const fp_grid *g, const fp_box *box, double scale, double *a)
 {
     fp_transform(g, box, 2, 0, a);
     scale /= fp_round_trip(FP_P, g->n[2]);
     int nx = box->n[0], ny = box->n[1], nz = box->n[2];
-#pragma omp parallel for collapse(2)
+#pragma omp parallel for collapse(2) num_threads(stage_threads(box))
     for (int k = 0; k < nz; k++)
         for (int j = 0; j < ny; j++) {
             double lyz = scaled_eigenvalue(g, 1, box->lo[1] + j) + scaled_eigenvalue(g, 2, k);
@@ -62,13 +79,11 @@ static void solve_z_periodic(const fp_grid *g, const fp_box *box, double scale, 
     fp_transform(g, box, 2, 1, a);
 }
 
-int fp_solve_z(const fp_grid *g, const fp_box *box, double *a)
+/* The z systems of the box, scaled by scale on the way in: Thomas on
+ * batches of neighbouring systems, on the threads there are. Returns -1 if
+ * a pivot was 0. */
+static int solve_z_batches(const fp_grid *g, const fp_box *box, double scale, double *a)
 {
-    double scale = 1.0 / (fp_round_trip(g->bc[0], g->n[0]) * fp_round_trip(g->bc[1], g->n[1]));
-    if (g->bc[2] == FP_P) {
-        solve_z_periodic(g, box, scale, a);
-        return 0;
-    }
     const int nx = box->n[0], ny = box->n[1], nz = g->n[2];
     const size_t sz = (size_t)nx * ny;
     const double hz = fp_h(g, 2), off = 1.0 / (hz * hz);
@@ -130,6 +145,22 @@ int fp_solve_z(const fp_grid *g, const fp_box *box, double *a)
         kit_free(gam);
     }
     return bad ? -1 : 0;
+}
+
+int fp_solve_z(const fp_grid *g, const fp_box *box, double *a)
+{
+    double scale = 1.0 / (fp_round_trip(g->bc[0], g->n[0]) * fp_round_trip(g->bc[1], g->n[1]));
+    if (g->bc[2] == FP_P) {
+        solve_z_periodic(g, box, scale, a);
+        return 0;
+    }
+    /* the batches' parallel region takes this many threads; the caller's
+     * setting comes back after */
+    int callers = omp_get_max_threads();
+    omp_set_num_threads(stage_threads(box));
+    int rc = solve_z_batches(g, box, scale, a);
+    omp_set_num_threads(callers);
+    return rc;
 }
 
 static double mean(const double *a, size_t n)
