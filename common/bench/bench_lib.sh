@@ -82,24 +82,6 @@ bench_mpirun() {
     done
 }
 
-# demo_setup LAB: make demo's start: strict mode in the kit's root, the
-# lab built into DEMO_BIN = DEMO_OUT/build (IMPL: the reference, as the
-# lecturer's make demo passes it; the student's code in the student copy),
-# DEMO_OUT = build/demo/labN for the pictures. Without gnuplot, which
-# draws every demo's pictures, one line and exit 2.
-demo_setup() {
-    set -euo pipefail
-    cd "$BENCH_KIT"
-    if ! command -v gnuplot >/dev/null; then
-        echo "make demo LAB=$1: its pictures are drawn by gnuplot, which is not installed here (Debian's gnuplot-nox: make deps)" >&2
-        exit 2
-    fi
-    DEMO_OUT=build/demo/lab$1
-    DEMO_BIN=$DEMO_OUT/build
-    mkdir -p "$DEMO_OUT"
-    make --no-print-directory -s -f common/mk/lab.mk LAB="$1" IMPL="${IMPL:-reference}" BUILD="$DEMO_BIN" all >/dev/null
-}
-
 # bench_build DIR [VAR=value ...]: builds the lab from the chosen sources
 # into DIR (quietly; the build log is DIR.log, shown if the build fails).
 bench_build() {

@@ -1,0 +1,126 @@
+# shellcheck shell=bash
+# The part every lab's demo.sh shares (make demo LAB=N; sourced). A demo
+# runs the lab's own benchmark programs at small sizes (the same
+# measurement and the same checks as make bench: no second timing code),
+# draws one picture of the lab's lesson with gnuplot, and writes the page
+# for the projector, build/demo/labN/index.html: the picture, the figures
+# read aloud, whose code ran and on which host.
+#
+#   . "$(dirname "$0")/../../common/demo/demo_lib.sh"
+#   demo_start N "Lab N: the lesson in a few words"
+#   demo_build                                        (the lab into DEMO_BIN, where the demo runs its programs itself)
+#   demo_need_gpus 1                                  (GPU labs: one line and exit 2 without)
+#   demo_bench VAR=value ...                          (the lab's bench.sh into DEMO_OUT/bench)
+#   demo_say "a figure to read aloud"                 (printed, and on the page)
+#   gnuplot ... "$DEMO_STYLE" ... writes DEMO_OUT/PICTURE.png
+#   demo_page PICTURE.png                             (the page; prints its path)
+# shellcheck source=common/bench/bench_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench/bench_lib.sh"
+
+# The pictures' common look (terminal, fonts for a projector).
+# shellcheck disable=SC2034 # read by the demo.sh that sources this file
+DEMO_STYLE=$BENCH_KIT/common/demo/style.gp
+
+# demo_start LAB TITLE: strict mode in the kit's root; gnuplot there (one
+# line and exit 2 without it); the code make demo names (IMPL or
+# SUBMISSION; the reference where the kit has one, else the student's
+# files: the student copy); DEMO_OUT = build/demo/labN emptied of the last
+# run's picture and figures.
+demo_start() {
+    set -euo pipefail
+    cd "$BENCH_KIT"
+    DEMO_LAB=$1 DEMO_TITLE=$2 DEMO_T0=$(date +%s.%N)
+    case $DEMO_LAB in '' | *[!0-9]*) echo "demo_start: no lab number given" >&2; exit 2 ;; esac
+    if ! command -v gnuplot >/dev/null; then
+        echo "make demo LAB=$DEMO_LAB: its picture is drawn by gnuplot, which is not installed here (Debian's gnuplot-nox: make deps)" >&2
+        exit 2
+    fi
+    DEMO_OUT=build/demo/lab$DEMO_LAB
+    DEMO_FIGS=$DEMO_OUT/figures.txt
+    mkdir -p "$DEMO_OUT"
+    rm -f "$DEMO_OUT/index.html" "$DEMO_OUT"/*.png
+    : >"$DEMO_FIGS"
+    # The student copy has no reference: there the student's code runs.
+    if [ -z "${IMPL:-}${SUBMISSION:-}" ]; then
+        if [ -d reference ]; then IMPL=reference; else IMPL=skeleton; fi
+    fi
+    export IMPL
+}
+
+# demo_build: the lab built into DEMO_BIN = DEMO_OUT/build from that code
+# (the log in DEMO_OUT/build.log, shown if the build fails).
+demo_build() {
+    DEMO_BIN=$DEMO_OUT/build
+    local src=(IMPL="$IMPL")
+    [ -n "${SUBMISSION:-}" ] && src=(SUBMISSION="$SUBMISSION")
+    if ! make --no-print-directory -s -f common/mk/lab.mk LAB="$DEMO_LAB" "${src[@]}" BUILD="$DEMO_BIN" all \
+        >"$DEMO_OUT/build.log" 2>&1; then
+        tail -n 20 "$DEMO_OUT/build.log" >&2
+        echo "make demo LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $DEMO_OUT/build.log)" >&2
+        exit 2
+    fi
+}
+
+# demo_code: whose code runs, in words for the page.
+demo_code() {
+    local dir
+    dir=$(basename labs/lab"$DEMO_LAB"-*)
+    if [ -n "${SUBMISSION:-}" ]; then
+        echo "the submission in $SUBMISSION"
+    elif [ "$IMPL" = reference ]; then
+        echo "the kit's reference solution of $dir"
+    elif [ -d reference ]; then
+        echo "the student's code in labs/$dir (the skeleton as the kit ships it, unless edited)"
+    else
+        echo "the student's own code in labs/$dir (this is the student copy: it has no reference solution)"
+    fi
+}
+
+# demo_need_gpus N: a lab whose lesson is a GPU's: on a host with fewer
+# than N GPUs, one line naming the way to one, and exit 2.
+demo_need_gpus() {
+    local have
+    have=$(bench_gpu_count)
+    [ "$have" -ge "$1" ] && return 0
+    echo "make demo LAB=$DEMO_LAB needs $1 NVIDIA GPU(s) and this host has $have: on a cluster, make demo LAB=$DEMO_LAB SCHED=slurm SCHED_OPTS='-p gpu -t 10' (or SCHED=lsf), on a GPU host without a registry autograder/gpu-host/run demo $DEMO_LAB" >&2
+    exit 2
+}
+
+# demo_bench VAR=value ...: the lab's bench.sh, from the same code, with the
+# demo's small sizes (its knobs), into DEMO_BENCH = DEMO_OUT/bench; its
+# output in DEMO_BENCH.log. A wrong result (bench.sh's INVALID rule) ends
+# the demo with the bench's own lines: no picture of a wrong answer.
+demo_bench() {
+    DEMO_BENCH=$DEMO_OUT/bench
+    if ! env "$@" BENCH_OUT="$DEMO_BENCH" labs/lab"$DEMO_LAB"-*/bench.sh >"$DEMO_BENCH.log" 2>&1; then
+        grep -E 'INVALID|error|benchmark:' "$DEMO_BENCH.log" >&2 || tail -n 20 "$DEMO_BENCH.log" >&2
+        echo "make demo LAB=$DEMO_LAB: its benchmark run failed or found a wrong result: no picture (log: $DEMO_BENCH.log)" >&2
+        exit 1
+    fi
+}
+
+# demo_say TEXT...: a figure to read aloud: printed, and listed on the page.
+demo_say() {
+    echo "$*"
+    echo "$*" >>"$DEMO_FIGS"
+}
+
+# demo_host / demo_gpu: the host in words (CPU model and cores; the GPUs).
+demo_host() { echo "$(bench_cpu_name), $(bench_cores) cores"; }
+demo_gpu() {
+    local n
+    n=$(bench_gpu_count)
+    if [ "$n" -gt 0 ]; then echo "$n x $(bench_gpu_name)"; else echo "none"; fi
+}
+
+# demo_page PICTURE: the page for the projector beside the picture
+# (DEMO_OUT/PICTURE); prints its path, the last line make demo says.
+demo_page() {
+    local secs
+    [ -s "$DEMO_OUT/$1" ] || { echo "make demo LAB=$DEMO_LAB: gnuplot wrote no picture ($DEMO_OUT/$1)" >&2; exit 1; }
+    secs=$(awk -v t0="$DEMO_T0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.0f", t1 - t0 }')
+    python3 common/demo/page.py "$DEMO_OUT/index.html" --title "$DEMO_TITLE" --picture "$1" --figures "$DEMO_FIGS" \
+        --host "$(demo_host)" --gpu "$(demo_gpu)" --code "$(demo_code)" --seconds "$secs"
+    echo "demo of lab $DEMO_LAB ($(demo_code)) in $secs s; picture $DEMO_OUT/$1"
+    echo "page for the projector: $DEMO_OUT/index.html"
+}
