@@ -1,9 +1,13 @@
-"""The class on one page: OUT/class.html, written by every `make grade` from
-the students' grade.json files, with its pictures in OUT/class/. A static
-page (no server, no script, no network): what to teach again (each test's
-failure rate, most failed first, with the most common first line of its
-messages), how the totals and the performance spread, whose grading needs
-a look, and the similarity report's pairs when `make similarity` has run."""
+"""The class on one page: OUT/class.html, written again by every `make
+grade`, `make similarity` and `make export` from the class's rows
+(records.the_class: the students' grade.json files, and a row for each
+roster student with nothing handed in), with its pictures in OUT/class/. A
+static page (no server, no script, no network): what to teach again (each
+test's failure rate, most failed first, with the most common first line of
+its messages), how the totals and the performance spread, whose grading
+needs a look (the sandbox's refusals first), and the similarity report's
+pairs when `make similarity` has run. Every link is to a file that
+exists."""
 import collections
 import csv
 import hashlib
@@ -14,6 +18,7 @@ import statistics
 
 from .charts import bars_png
 from .records import load_all
+from . import standing
 from .util import write_atomic
 
 PAGE = "class.html"
@@ -23,9 +28,26 @@ PAIRS = 15          # similarity pairs shown (the report has them all)
 
 
 def load(out):
-    with open(os.path.join(out, "lab.json")) as f:
-        lab = json.load(f)
-    return lab, [r for _, r in load_all(out)]
+    """(lab.json, the class's rows): those the gradebook holds (a student
+    who left the class has a record and no row)."""
+    try:
+        with open(os.path.join(out, "lab.json")) as f:
+            lab = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"classpage: {out} holds no grading ({e}): make grade LAB=N SUBMISSIONS=DIR first")
+    present = None
+    try:
+        with open(os.path.join(out, "gradebook.csv"), newline="") as f:
+            present = {row["student"] for row in csv.DictReader(f)}
+    except (OSError, KeyError, csv.Error):
+        pass
+    return lab, the_class(out, lab["max_points"], present)[0]
+
+
+def counts(records):
+    """{status: students}, one computation for the page's every count."""
+    out = collections.Counter(r["status"] for r in records)
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def first_line(output):
@@ -121,20 +143,21 @@ def performance_section(out, lab, name, figs, leaderboard):
 
 
 def review(records):
-    """Who needs a look: sandbox flags, a refusal or an error, a time-out."""
+    """Who needs a look: the sandbox's refusals (first), the code's review
+    flags, a refusal or an error, a time-out."""
     rows = []
     for r in records:
         why = []
         if r.get("flags"):
             why.append(r["flags"])
-        if r["status"] not in ("graded", "build failed"):
+        if r["status"] not in ("graded", "build failed", STATUS_NONE):
             why.append(f"{r['status']}" + (f": {first_line(r.get('message'))}" if r.get("message") else ""))
         timeouts = [t["name"] for t in r.get("tests", []) if (t.get("output") or "").startswith("TIMEOUT")]
         if timeouts:
             why.append("time-out in " + ", ".join(timeouts))
         if why:
             rows.append((r["student"], "; ".join(why)))
-    return rows
+    return sorted(rows, key=lambda row: not row[1].startswith("sandbox refused"))
 
 
 def similarity_pairs(path):
@@ -153,22 +176,49 @@ vertical-align:top}th{background:#f2f2f2}.bar{background:#c04030;height:0.9em;di
 h2{border-bottom:2px solid #3070c0;padding-bottom:2px}"""
 
 
-def write_class_page(out, leaderboard=True, similarity=None, records=None):
+def similarity_folder(out, lab, given=None):
+    """The similarity report the page shows: the one given, else the one
+    make similarity last wrote for this grading (OUT/term.json), else the
+    kit's default folder (never one relative to where the command runs)."""
+    return os.path.abspath(given or term.load(out).get("similarity") or
+                           os.path.join(KIT, "build", "similarity", f"lab{lab['num']}"))
+
+
+def link(out, path, text):
+    """A link to path (a file) from the page, or the text alone when it
+    does not exist."""
+    if not os.path.isfile(path):
+        return html.escape(text)
+    return f"<a href='{html.escape(os.path.relpath(path, os.path.abspath(out)))}'>{html.escape(text)}</a>"
+
+
+def write_class_page(out, leaderboard=None, similarity=None, records=None):
     """OUT/class.html and its pictures; returns the page's path. records:
-    the gradebook's (make grade's merge), else every grade.json in OUT."""
+    the gradebook's rows (make grade's merge), else records.the_class's.
+    leaderboard None: as the last make grade was told."""
+    out = os.path.abspath(out)
     lab, found = load(out)
     records = found if records is None else records
+    if leaderboard is None:
+        leaderboard = term.load(out).get("leaderboard", True)
     os.makedirs(os.path.join(out, PICTURES), exist_ok=True)
     totals = [r["total"] for r in records]
     tested = [r for r in records if r.get("tests")]
     mx = lab["max_points"]
+    ungraded = float(lab.get("gpu_points") or 0)
+    by_status = counts(records)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Lab {html.escape(str(lab['num']))}: "
              f"the class</title><style>{STYLE}</style></head><body>",
              f"<h1>Lab {html.escape(str(lab['num']))} ({html.escape(lab['name'])}): the class</h1>",
-             f"<p>{len(records)} submissions, {len(tested)} of them tested"
-             f" ({len(records) - len(tested)} not: build failures, refusals). Totals out of {mx:g}"
+             f"<p class='counts'>{len(records)} students: "
+             + ", ".join(f"{n} {html.escape(s)}" for s, n in by_status.items())
+             + f"; {len(tested)} tested. Totals out of {mx:g} of all {len(records)}"
+             + (" (nothing handed in counts 0)" if by_status.get(STATUS_NONE) else "")
              + (f": mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}." if totals else ".")
-             + " From the gradebook in this folder (<a href='gradebook.csv'>gradebook.csv</a>).</p>",
+             + (f" A partial grading: this host could award {mx - ungraded:g}, {ungraded:g} need a GPU."
+                if ungraded else "")
+             + " From the gradebook in this folder (" + link(out, os.path.join(out, "gradebook.csv"), "gradebook.csv")
+             + ").</p>",
              "<h2>Totals</h2>"]
     if os.path.exists(os.path.join(out, "histogram.png")):
         parts.append("<img src='histogram.png' alt='histogram of the totals'>")
@@ -189,28 +239,28 @@ def write_class_page(out, leaderboard=True, similarity=None, records=None):
         parts += [performance_section(out, lab, name, figs, leaderboard) for name, figs in perf]
     else:
         parts.append("<p class='note'>No performance points in this grading (--no-perf, or none timed).</p>")
+    parts.append(standing.section(lab["num"]))  # the cluster runs' board, with names (grading/standing.py)
     parts.append("<h2>Grading to review</h2>")
     rows = review(records)
     if rows:
         parts.append("<table><tr><th>student</th><th>why</th></tr>" + "".join(
-            f"<tr><td><a href='students/{html.escape(s)}/feedback.txt'>{html.escape(s)}</a></td>"
+            f"<tr><td>{link(out, os.path.join(out, 'students', s, 'feedback.txt'), s)}</td>"
             f"<td class='msg'>{html.escape(w)}</td></tr>" for s, w in rows) + "</table>")
     else:
         parts.append("<p>None: no sandbox flag, refusal or time-out.</p>")
     parts.append("<h2>Similarity</h2>")
-    sim = similarity or os.path.join("build", "similarity", f"lab{lab['num']}")
+    sim = similarity_folder(out, lab, similarity)
     pairs = similarity_pairs(sim)
     if pairs is None:
         parts.append(f"<p class='note'>No similarity report ({html.escape(sim)}): "
                      f"make similarity LAB={html.escape(str(lab['num']))} SUBMISSIONS=... writes one.</p>")
     else:
-        link = os.path.relpath(os.path.abspath(sim), os.path.abspath(out))
-        parts.append(f"<p>The {len(pairs)} most alike pairs of <a href='{html.escape(link)}/report.html'>the "
-                     "report</a>:</p><table><tr><th>pair</th><th class='num'>score</th></tr>" + "".join(
-                         f"<tr><td><a href='{html.escape(link)}/pairs/{html.escape(p['student_a'])}--"
-                         f"{html.escape(p['student_b'])}.html'>{html.escape(p['student_a'])} and "
-                         f"{html.escape(p['student_b'])}</a></td><td class='num'>{float(p['score']):g}</td></tr>"
-                         for p in pairs) + "</table>")
+        parts.append(f"<p>The {len(pairs)} most alike pairs of "
+                     + link(out, os.path.join(sim, "report.html"), "the report")
+                     + ":</p><table><tr><th>pair</th><th class='num'>score</th></tr>" + "".join(
+                         "<tr><td>" + link(out, os.path.join(sim, "pairs", f"{p['student_a']}--{p['student_b']}.html"),
+                                           f"{p['student_a']} and {p['student_b']}")
+                         + f"</td><td class='num'>{float(p['score']):g}</td></tr>" for p in pairs) + "</table>")
     parts.append("</body></html>\n")
     path = os.path.join(out, PAGE)
     write_atomic(path, "\n".join(parts))
@@ -219,14 +269,16 @@ def write_class_page(out, leaderboard=True, similarity=None, records=None):
 
 def main(argv=None):
     """python3 -m grading.classpage OUT [--similarity DIR] [--no-leaderboard]:
-    the page again, e.g. once `make similarity` has run."""
+    the page again (make grade, make similarity and make export write it
+    themselves)."""
     import argparse
     ap = argparse.ArgumentParser(prog="python3 -m grading.classpage", description=main.__doc__)
     ap.add_argument("out", help="the grader's output folder (gradebook.csv, students/)")
-    ap.add_argument("--similarity", help="the similarity report's folder [build/similarity/labN]")
+    ap.add_argument("--similarity", help="the similarity report's folder [the one make similarity last wrote for "
+                    "OUT, else the kit's build/similarity/labN]")
     ap.add_argument("--no-leaderboard", action="store_true", help="no anonymised leaderboard")
     args = ap.parse_args(argv)
-    print(write_class_page(args.out, not args.no_leaderboard, args.similarity))
+    print(write_class_page(args.out, False if args.no_leaderboard else None, args.similarity))
 
 
 if __name__ == "__main__":
