@@ -16,7 +16,7 @@ import threading
 import time
 
 from callrules import calls
-from . import current, perf, perf_feedback, perf_rounds, records, repeat, term
+from . import current, perf, perf_feedback, perf_rounds, records, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
@@ -77,6 +77,7 @@ class Grader:
         result.update(student=sid, fingerprint=fp, grading=self.parts, graded_because=why, seconds=round(time.time() - t0, 1), lab=self.lab.name,
                       host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
                       .strftime("%Y-%m-%d %H:%M UTC"))
+        standing.add_review(result, self.lab, sid, os.path.join(work, "src"))  # a best cluster record not reproduced
         self.finish(result, final, logs)
         if not self.args.keep:
             shutil.rmtree(work, ignore_errors=True)
