@@ -17,7 +17,8 @@ extern "C" void fp_gpu_transform(fp_gpu *P, int axis, int inverse, double *d_a)
      * signs for D), cufftExecD2Z(P->fwd[axis]) into P->spec, a "post"
      * kernel writes FFTW's coefficients back into d_a (halfcomplex for P;
      * 2 Re(exp(-i pi k/2n) V_k) for N; the same, reversed, for D). Inverse:
-     * the mirror image with cufftExecZ2D (the notes' 7.2 formulas). */
+     * the mirror image with cufftExecZ2D: each step of the forward undone,
+     * in reverse order. */
     (void)P, (void)axis, (void)inverse, (void)d_a;
 }
 
