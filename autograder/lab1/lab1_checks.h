@@ -1,4 +1,4 @@
-/* Shared by lab 1's visible and hidden tests: run one variant on one seeded
+/* Shared by all of lab 1's tests: run one variant on one seeded
  * problem and compare it with the product that the grader computes in
  * exact integer arithmetic (or long double for real inputs): never with a
  * copy of a solution. */

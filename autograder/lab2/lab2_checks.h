@@ -1,4 +1,4 @@
-/* Shared by lab 2's visible and hidden tests: run one of the student's
+/* Shared by all of lab 2's tests: run one of the student's
  * Poisson solvers on a prepared problem and compare it with the kit's
  * sequential references (common/poisson.h), which compute the same
  * expression in the same order, so that a correct solver matches them bit

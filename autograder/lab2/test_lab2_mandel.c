@@ -5,7 +5,7 @@
  * whatever the schedule and the number of threads. Here they are checked
  * against values worked out by hand, on images that are not square (so that
  * swapped scales or a swapped layout show), and every schedule and thread
- * count against the same code on one thread. The hidden tests compare
+ * count against the same code on one thread. The instructors' tests compare
  * whole images with an independent computation. */
 #include <stdlib.h>
 
