@@ -1,7 +1,7 @@
 # The student's .cu objects through a cache (included by lab.mk after its
 # pattern rule, which these per-file rules override).
 #
-# nvcc takes seconds a file, and the self-test builds a lab once per mutant
+# nvcc takes seconds a file, and the kit's self-test builds a lab many times
 # and the bench-refusal suite three times, most of them with .cu files that
 # did not change: an object is reused when the source, every header it may
 # include (the lab's and common's) and the command line are the same (keyed

@@ -1,5 +1,5 @@
 /* A timeline of one process's GPU work and MPI calls, for hosts without
- * Nsight Systems (the lent GPU hosts: issue 29). Preloaded into each rank:
+ * Nsight Systems (the kit's lent GPU hosts). Preloaded into each rank:
  *
  *   mpirun -np 2 -x LD_PRELOAD=build/trace/libcuda_mpi_trace.so -x TRACE_DIR=DIR PROG ...
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A text summary of a trace of several processes sharing a GPU (lab 5's
-and lab 6's two ranks on one GPU, issue 29), from either
+and lab 6's two ranks on one GPU), from either
 
   - the SQLite file that `nsys stats` or `nsys export --type sqlite` writes
     for an Nsight Systems trace, or

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=1 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=1 [SUBMISSION=DIR]    (the sources as for make lab1: your files by default)
 #
 # Mflop/s of every variant against the memory footprint (the seed's figures
 # 2-5 and 8), for an optimised and an -O0 build, and of matmult_blk against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=2 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=2 [SUBMISSION=DIR]    (the sources as for make lab2: your files by default)
 #
 # Lab 2's performance study, all in one run on one machine:
 #   - STREAM-like copy bandwidth (the memory limit), 1 and all threads;

@@ -5,7 +5,7 @@
 # comparable time (the bench's bounds "pack alone" and "MPI exchange alone"
 # within 2 x of each other: there is something to overlap). Only right
 # results count; a configuration with an INVALID row says so. Run by
-# bench.sh after its runs, and by maintainer/gpu-host/overlap_timelines.sh.
+# bench.sh after its runs, and by the kit's own timeline tools.
 BEGIN { FS = "," }
 $1 == "backend" { next }
 {
