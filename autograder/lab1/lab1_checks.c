@@ -2,8 +2,6 @@
 
 #include <stdio.h>
 
-#include "alloc.h"
-
 const l1_variant l1_variants[] = {
     {"matmult_lib", matmult_lib}, {"matmult_nat", matmult_nat}, {"matmult_mnk", matmult_mnk},
     {"matmult_mkn", matmult_mkn}, {"matmult_nmk", matmult_nmk}, {"matmult_nkm", matmult_nkm},
@@ -27,14 +25,19 @@ static void call_variant(int m, int n, int k, const double *A, const double *B, 
         matmult_blk(m, n, k, A, B, C, a->bs);
 }
 
+static void describe(char *what, size_t size, const char *name, l1_fn fn, int bs)
+{
+    if (fn)
+        snprintf(what, size, "%s", name);
+    else
+        snprintf(what, size, "%s with bs=%d", name, bs);
+}
+
 void l1_check_problem(const char *name, l1_fn fn, int bs, const ag_mm_problem *p, double *C)
 {
     const l1_call_arg arg = {fn, bs};
-    char what[128];
-    if (fn)
-        snprintf(what, sizeof what, "%s", name);
-    else
-        snprintf(what, sizeof what, "%s with bs=%d", name, bs);
+    char what[64];
+    describe(what, sizeof what, name, fn, bs);
     ag_mm_check(p, call_variant, &arg, C, what);
 }
 
@@ -48,16 +51,8 @@ void l1_check(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs 
 
 void l1_check_fresh(const char *name, l1_fn fn, int bs, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed)
 {
-    ag_mm_problem p;
-    ag_mm_problem_make(&p, size, inputs, seed);
-    double *C = kit_alloc_doubles(p.sc);
-    ag_poison(C, p.sc);
-    l1_check_problem(name, fn, bs, &p, C);
-    ag_mm_problem_refill(&p, seed + 1000);
-    ag_poison(C, p.sc);
-    char again[96];
-    snprintf(again, sizeof again, "%s called again with new A and B in the same arrays", name);
-    l1_check_problem(again, fn, bs, &p, C);
-    kit_free(C);
-    ag_mm_problem_free(&p);
+    const l1_call_arg arg = {fn, bs};
+    char what[64];
+    describe(what, sizeof what, name, fn, bs);
+    ag_mm_check_fresh(size, inputs, seed, call_variant, &arg, what);
 }

@@ -21,6 +21,11 @@ void l3_check_problem(const l3_variant *v, const ag_mm_problem *p)
     ag_mm_check(p, call_host, v, NULL, v->name);
 }
 
+void l3_check_fresh(const l3_variant *v, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed)
+{
+    ag_mm_check_fresh(size, inputs, seed, call_host, v, v->name);
+}
+
 void l3_check(const l3_variant *v, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed)
 {
     ag_mm_problem p;

@@ -31,6 +31,11 @@ void l3_check_problem(const l3_variant *v, const ag_mm_problem *p);
 /* The same on a fresh seeded problem. */
 void l3_check(const l3_variant *v, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed);
 
+/* Twice in the same host arrays, same shape, with new contents the second
+ * time (ag_mm_check_fresh): a copy to the device, or an answer, remembered
+ * by address and shape gives the old product. */
+void l3_check_fresh(const l3_variant *v, ag_mm_size size, ag_mm_inputs inputs, uint64_t seed);
+
 /* Launch geometry: run a variant's index arithmetic (matmult_gpuX_launch
  * and matmult_gpuX_elements) for every thread of its grid, on the CPU, so
  * that CI checks it without a GPU. */

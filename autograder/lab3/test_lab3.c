@@ -74,6 +74,7 @@ START_TEST(variant_sizes)
     const l3_variant *v = l3_variant_named(row->variant);
     for (int s = 0; s < row->count; s++)
         l3_check(v, sizes[s], AG_MM_INTEGER, 100 + (uint64_t)s);
+    l3_check_fresh(v, sizes[5], AG_MM_INTEGER, 150);
 }
 END_TEST
 
@@ -88,7 +89,9 @@ START_TEST(all_real_inputs)
 }
 END_TEST
 
-/* The _dev entry points on device arrays: what the driver times alone. */
+/* The _dev entry points on device arrays: what the driver times alone.
+ * Every variant runs twice on the same device arrays, the second time on
+ * new contents: a product remembered by address and shape is wrong. */
 START_TEST(dev_entry_points)
 {
     static const ag_mm_size s[] = {{17, 13, 11}, {100, 50, 75}};
@@ -100,15 +103,20 @@ START_TEST(dev_entry_points)
         ck_assert_int_eq(cudaMalloc((void **)&dA, p.sa * sizeof(double)), cudaSuccess);
         ck_assert_int_eq(cudaMalloc((void **)&dB, p.sb * sizeof(double)), cudaSuccess);
         ck_assert_int_eq(cudaMalloc((void **)&dC, p.sc * sizeof(double)), cudaSuccess);
-        ck_assert_int_eq(cudaMemcpy(dA, p.A, p.sa * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
-        ck_assert_int_eq(cudaMemcpy(dB, p.B, p.sb * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
-        for (int v = 0; v < l3_variant_count; v++) {
-            ag_poison(C, p.sc);
-            ck_assert_int_eq(cudaMemcpy(dC, C, p.sc * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
-            l3_variants[v].dev(p.size.m, p.size.n, p.size.k, dA, dB, dC);
-            ck_assert_int_eq(cudaMemcpy(C, dC, p.sc * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
-            ag_assert_matrix_eq(p.R, C, (size_t)p.size.m, (size_t)p.size.n, -1.0, "%s_dev on device arrays, m=%d n=%d k=%d",
-                                l3_variants[v].name, p.size.m, p.size.n, p.size.k);
+        for (int round = 0; round < 2; round++) {
+            if (round == 1)
+                ag_mm_problem_refill(&p, 650 + (uint64_t)c);
+            ck_assert_int_eq(cudaMemcpy(dA, p.A, p.sa * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+            ck_assert_int_eq(cudaMemcpy(dB, p.B, p.sb * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+            for (int v = 0; v < l3_variant_count; v++) {
+                ag_poison(C, p.sc);
+                ck_assert_int_eq(cudaMemcpy(dC, C, p.sc * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+                l3_variants[v].dev(p.size.m, p.size.n, p.size.k, dA, dB, dC);
+                ck_assert_int_eq(cudaMemcpy(C, dC, p.sc * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
+                ag_assert_matrix_eq(p.R, C, (size_t)p.size.m, (size_t)p.size.n, -1.0,
+                                    "%s_dev on device arrays, m=%d n=%d k=%d%s", l3_variants[v].name, p.size.m,
+                                    p.size.n, p.size.k, round ? ", called again with new A and B in the same arrays" : "");
+            }
         }
         cudaFree(dA), cudaFree(dB), cudaFree(dC);
         kit_free(C);

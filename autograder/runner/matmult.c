@@ -2,6 +2,7 @@
 #include "matmult.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,3 +112,19 @@ void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, doubl
     kit_free(own), kit_free(A0), kit_free(B0);
 }
 
+void ag_mm_check_fresh(ag_mm_size size, ag_mm_inputs inputs, uint64_t seed, ag_mm_call call, const void *arg,
+                       const char *what)
+{
+    ag_mm_problem p;
+    ag_mm_problem_make(&p, size, inputs, seed);
+    double *C = kit_alloc_doubles(p.sc);
+    ag_poison(C, p.sc);
+    ag_mm_check(&p, call, arg, C, what);
+    ag_mm_problem_refill(&p, seed + 1000);
+    ag_poison(C, p.sc);
+    char again[160];
+    snprintf(again, sizeof again, "%s, called again with new A and B in the same arrays", what);
+    ag_mm_check(&p, call, arg, C, again);
+    kit_free(C);
+    ag_mm_problem_free(&p);
+}

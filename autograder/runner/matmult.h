@@ -45,4 +45,11 @@ size_t ag_mm_count_wrong(const ag_mm_problem *p, const double *C);
 typedef void (*ag_mm_call)(int m, int n, int k, const double *A, const double *B, double *C, const void *arg);
 void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, double *C, const char *what);
 
+
+/* ag_mm_check twice on the same A, B and C, same shape: on the problem of
+ * `seed`, then on new contents (ag_mm_problem_refill, seed + 1000) in
+ * those arrays, which must give the new product. */
+void ag_mm_check_fresh(ag_mm_size size, ag_mm_inputs inputs, uint64_t seed, ag_mm_call call, const void *arg,
+                       const char *what);
+
 #endif

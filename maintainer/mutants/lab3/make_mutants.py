@@ -7,7 +7,8 @@ caught_by names the tests meant to catch each."""
 import sys; sys.path.insert(0, 'maintainer/mutants')
 from mkpatch import mutant
 R = 'reference/lab3-gpu-matmult'; M = 'maintainer/mutants/lab3'
-GPU = 'matmult_gpu.cu'  # the one student file
+GPU = 'matmult_gpu.cu'  # the student's file
+GPU6 = 'matmult_gpu6.cu'  # the optional challenge's
 
 mutant(R, f'{M}/c_never_copied_back.patch',
   "The host side never copies C back from the device, so C keeps whatever it held.\n"
@@ -93,7 +94,7 @@ mutant(R, f'{M}/gpu5_partial_tile_unchecked.patch',
 mutant(R, f'{M}/gpu6_drops_k_tail.patch',
   "matmult_gpu6 runs only over whole tiles of k, dropping the last k % 16 terms of every sum.\n"
   "requires: gpu",
-  [(GPU, 'const int tiles = (k + BK - 1) / BK;',
+  [(GPU6, 'const int tiles = (k + BK - 1) / BK;',
    'const int tiles = k / BK;')],
   caught_by=['gpu6_sizes', 'all_real_inputs', 'hidden_lopsided_shapes'])
 
@@ -110,3 +111,53 @@ mutant(R, f'{M}/int_byte_count_overflows.patch',
   [(GPU, 'size_t bytes_c = (size_t)m * n * sizeof(double);',
    'int bytes_c = m * n * sizeof(double);')],
   caught_by=['hidden_c_larger_than_2gib'])
+
+# Issue 39: work remembered across calls, and work left running past the call.
+mutant(R, f'{M}/on_device_keeps_inputs_by_address.patch',
+  "The host side keeps its device copies of A and B and skips the copies when the same host arrays and shape come again:\n"
+  "new contents in the same arrays are multiplied as the old ones (GPU MODE's object-identity caching).\n"
+  "requires: gpu",
+  [(GPU, '''    double *dA, *dB, *dC;
+    keep_freed_memory_in_pool();
+    CUDA_CHECK(cudaMallocAsync((void **)&dA, bytes_a, 0));
+    CUDA_CHECK(cudaMallocAsync((void **)&dB, bytes_b, 0));
+    CUDA_CHECK(cudaMallocAsync((void **)&dC, bytes_c, 0));
+    CUDA_CHECK(cudaMemcpy(dA, A, bytes_a, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, B, bytes_b, cudaMemcpyHostToDevice));
+    product(m, n, k, dA, dB, dC);
+    CUDA_CHECK(cudaMemcpy(C, dC, bytes_c, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFreeAsync(dA, 0));
+    CUDA_CHECK(cudaFreeAsync(dB, 0));
+    CUDA_CHECK(cudaFreeAsync(dC, 0));''', '''    static const double *kept_A, *kept_B;
+    static double *dA, *dB;
+    static int kept_m, kept_n, kept_k;
+    double *dC;
+    keep_freed_memory_in_pool();
+    if (!dA || A != kept_A || B != kept_B || m != kept_m || n != kept_n || k != kept_k) {
+        if (dA) {
+            CUDA_CHECK(cudaFree(dA));
+            CUDA_CHECK(cudaFree(dB));
+        }
+        CUDA_CHECK(cudaMalloc((void **)&dA, bytes_a));
+        CUDA_CHECK(cudaMalloc((void **)&dB, bytes_b));
+        CUDA_CHECK(cudaMemcpy(dA, A, bytes_a, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(dB, B, bytes_b, cudaMemcpyHostToDevice));
+        kept_A = A, kept_B = B, kept_m = m, kept_n = n, kept_k = k;
+    }
+    CUDA_CHECK(cudaMallocAsync((void **)&dC, bytes_c, 0));
+    product(m, n, k, dA, dB, dC);
+    CUDA_CHECK(cudaMemcpy(C, dC, bytes_c, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFreeAsync(dC, 0));''')],
+  caught_by=['gpu1_sizes', 'gpu2_sizes', 'gpu3_sizes', 'gpu4_sizes', 'gpu5_sizes', 'gpu6_sizes', 'gpulib_sizes'])
+
+mutant(R, f'{M}/gpu5_own_stream_no_wait.patch',
+  "matmult_gpu5_dev launches on a non-blocking stream of its own and returns without waiting: the copy of C back\n"
+  "(legacy default stream) does not wait for it, and a timer that waited only for the default stream would stop before the kernel ends.\n"
+  "requires: gpu",
+  [(GPU, '''    mm_launch L = matmult_gpu5_launch(m, n);
+    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block)>>>(m, n, k, dA, dB, dC);''', '''    mm_launch L = matmult_gpu5_launch(m, n);
+    static cudaStream_t side;
+    if (!side)
+        CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block), 0, side>>>(m, n, k, dA, dB, dC);''')],
+  caught_by=['gpu5_sizes', 'all_real_inputs', 'dev_entry_points'])
