@@ -8,7 +8,7 @@
  *
  * Calling it initialises the CUDA driver in the calling process, and a CUDA
  * context does not survive fork(): a test runner that forks must call it in
- * a child of its own (autograder/runner/child_probe.c does). */
+ * a child of its own (autograder/runner/plan.c does). */
 #ifndef KIT_GPU_H
 #define KIT_GPU_H
 

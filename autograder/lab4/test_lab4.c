@@ -179,5 +179,5 @@ static void register_tests(ag_suite *s)
 
 int main(int argc, char **argv)
 {
-    return ag_main(argc, argv, "lab4-multigpu-jacobi", register_tests);
+    return ag_main(argc, argv, register_tests);
 }

@@ -275,5 +275,5 @@ static void register_tests(ag_suite *s)
 
 int main(int argc, char **argv)
 {
-    return ag_main(argc, argv, "lab5-cuda-mpi-stencil", register_tests);
+    return ag_main(argc, argv, register_tests);
 }

@@ -700,5 +700,5 @@ static void register_tests(ag_suite *s)
 
 int main(int argc, char **argv)
 {
-    return ag_main(argc, argv, "lab7-fft-poisson", register_tests);
+    return ag_main(argc, argv, register_tests);
 }

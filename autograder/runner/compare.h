@@ -12,7 +12,7 @@
  * first wrong element, its expected and actual values, how many elements are
  * wrong and the largest error, prefixed by the context (e.g. "matmult_mkn,
  * m=17 n=13 k=11"), and a hint where every wrong element is a few rounding
- * steps off (hints.h). For an iterative solver's result, grid_steps.h's
+ * steps off (hints.h). For an iterative solver's result, grid.h's
  * ag_assert_grid_steps also says "one step behind?". tol < 0 demands exact equality (got == expected, so
  * -0 equals +0); otherwise |got - expected| <= tol. NaN or Inf where a finite value is expected is
  * always wrong. */

@@ -1,7 +1,7 @@
 /* Hints for a wrong result whose numbers alone do not say what went wrong.
  *
  * Used by the tests (autograder/grader.c's array comparison, lab 2's
- * solvers through grid_steps.h) and by the MPI checker programs of labs 4
+ * solvers through grid.h) and by the MPI checker programs of labs 4
  * and 5, which compare with their own code: so this file needs neither
  * Check nor MPI.
  *

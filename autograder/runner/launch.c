@@ -14,7 +14,7 @@
 
 #include "mpi_checker/stuck.h"
 #include "runner.h"
-#include "secret.h"
+#include "run.h"
 #include "timer.h"
 
 /* Keeps the program's FAIL lines (else the last 1000 bytes of its output)

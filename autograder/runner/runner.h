@@ -23,14 +23,23 @@
  *   --results FILE    write Gradescope results.json (or AG_RESULTS=FILE)
  *   --visible-only    run only the visible tests (or AG_VISIBLE_ONLY=1)
  *   --only NAME[,NAME...]  run only those tests
- *   --list            list the tests with points and visibility
+ *   --list            list the tests: name, points, visibility, and the GPUs
+ *                     each needs ("(needs 2 GPUs)"; what a scheduler's job asks
+ *                     for: autograder/sched/gpus)
  * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
  * call rules, autograder/labN/calls.conf; make check writes FILE), each
  * rule's message in full once. A test that needs more GPUs than there are
  * is skipped first, whatever its call rules say.
  * The tests run one at a time, in the order registered, each line printed
- * as its test ends; the closing summary line, in Check's format, counts
- * those lines (a skip is not a check).
+ * as its test ends. Then the score line, in points, saying what the points
+ * skipped need (a GPU: with the way to one, make check SCHED=...), and
+ * last Check's summary line, in Check's format, which counts the lines of
+ * the tests that ran (a skip is not a check), not points.
+ * AG_REPEAT_CONF=FILE (make check: autograder/labN/repeat.conf, the tests
+ * that a race can pass by luck): such a test that passed runs that many
+ * more times and fails if one run fails; one that failed runs once more
+ * with one OpenMP thread; either says "results differ between runs: a
+ * data race?". (Grading repeats them itself: instructor/grading/repeat.py.)
  * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
  * not pass after 5 s or more (or with a limit cut to what was left) have
  * taken all but 5 s of S seconds, the rest are NOT RUN, and after the first
@@ -46,6 +55,8 @@
  * Check; CK_FORK=no runs in one process (for debuggers; no isolation). */
 #ifndef KIT_GRADER_RUNNER_H
 #define KIT_GRADER_RUNNER_H
+
+#include <stddef.h>
 
 #include <check.h>
 
@@ -87,8 +98,17 @@ double ag_test_deadline(void);
 #define AG_ROW(check_test, row) .test = (check_test), .name = #row, .arg = &(row)
 
 /* Runs the lab's tests and returns the process exit status: 0 when every
- * test that ran passed, 1 otherwise, 2 for bad arguments. */
-int ag_main(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *));
+ * test that ran passed, 1 otherwise, 2 for bad arguments. The lab's name
+ * (labN-name) is make's: common/mk/lab.mk compiles the tests with
+ * -DAG_LAB='"labN-name"' (an "AG_LAB undeclared" error: the test file was
+ * compiled outside the kit's make). */
+int ag_run_lab(int argc, char **argv, const char *lab, void (*register_tests)(ag_suite *));
+#define ag_main(argc, argv, register_tests) ag_run_lab((argc), (argv), AG_LAB, (register_tests))
+
+/* The entry named `name` of a table of count structs of `stride` bytes
+ * whose first member is `const char *name` (a lab's variants or solvers);
+ * fails the test when there is none (a bug of the test). */
+const void *ag_find_named(const void *table, int count, size_t stride, const char *name);
 
 /* A lab's hidden tests: hidden_labN.c defines this function and registers
  * them there; ag_main calls it after the lab's own register function. The

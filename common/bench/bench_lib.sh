@@ -139,6 +139,12 @@ bench_gpu_count() {
     list=$(nvidia-smi -L 2>/dev/null) || { echo 0; return; }
     printf '%s\n' "$list" | awk '/^GPU/ { n++ } END { print n + 0 }'
 }
+# Where a GPU lab's benchmark finds no GPU: its words (WHAT), then the way to
+# a GPU node, once per run, as make check's score line says it
+# (autograder/runner/report.c).
+bench_no_gpu() { # LAB WHAT
+    echo "make bench LAB=$1: $2; on a cluster, run it on a GPU node: make bench LAB=$1 SCHED=slurm|lsf SCHED_OPTS='...' (STUDENTS.md, \"GPU tests on a cluster\")"
+}
 # The first GPU's name, or its maximum SM clock in MHz.
 bench_gpu_name() { nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1'; }
 bench_gpu_clock_mhz() { nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | awk 'NR == 1'; }

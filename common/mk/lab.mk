@@ -69,7 +69,9 @@ endif
 # addr2line reads a DWARF 5 file table with a #line in it as the copy's
 # file (build/.../student/x.c), not the student's.
 STUDENT_SECTIONS = -ffunction-sections -fdata-sections
-STUDENT_CFLAGS = $(CSTD) $(OPT) -g -gdwarf-4 $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
+# -D_DEFAULT_SOURCE: -std=c17 alone hides M_PI (and POSIX's calls) from
+# the student's files.
+STUDENT_CFLAGS = $(CSTD) -D_DEFAULT_SOURCE $(OPT) -g -gdwarf-4 $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
 KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(CHECK_CFLAGS) $(LAB_CFLAGS)
 KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
 STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
@@ -84,6 +86,8 @@ GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/runner/*.c) autograder/mpi_
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
 DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
+# The lab's name reaches its tests from here only (ag_main, runner.h).
+$(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 
 .PHONY: all kit check
 .DELETE_ON_ERROR:
@@ -180,12 +184,13 @@ endif
 # since the last build, or a build that failed (its copy is then newer than
 # the test program), is refused in one line. Grading (CALL_VIOLATIONS given)
 # builds just before and checks in a sandbox: no such test there, and no
-# hang budget (AG_HANG_BUDGET, grader.h): every test gets its own limit.
+# hang budget (AG_HANG_BUDGET, runner.h): every test gets its own limit,
+# and it repeats the tests a race can pass by luck itself (repeat.conf).
 ifneq ($(origin CALL_VIOLATIONS),command line)
 STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); for f in $(STUDENT_FILES); do \
     if [ "$$src/$$f" -nt $(TEST_BIN) ] || [ $(BUILD)/student/$$f -nt $(TEST_BIN) ]; then \
     echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)' (and fix what it reports) before make check" >&2; exit 2; fi; done
-STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60}
+STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60} $(if $(wildcard $(TEST_DIR)/repeat.conf),AG_REPEAT_CONF=$(TEST_DIR)/repeat.conf)
 endif
 
 check:

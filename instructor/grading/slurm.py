@@ -18,10 +18,8 @@ its submission as it is now. A task that failed or was killed (its time
 limit, a lost node) leaves its students without one, so the next run
 grades them again and only them; a student graded twice (two arrays at
 once) ends with one whole record, whichever was renamed last."""
-import glob
 import math
 import os
-import re
 import shlex
 import shutil
 import signal
@@ -40,17 +38,17 @@ POLL = 5                    # seconds between looks at the queue
 SQUEUE_FAILURES = 24        # looks in a row that fail before the command stops waiting
 
 
-def gpus_wanted(lab):
-    """The most GPUs one test of lab N asks for: the largest `.gpus = N` of
-    its test registrations (autograder/labN/*.c, ag_spec in grader.h), the
-    one place the kit states it. Each task asks for that many
-    (--gres=gpu:N), or a test that needs them would be skipped, not passed."""
-    most = 0
-    for path in glob.glob(os.path.join(KIT, "autograder", f"lab{lab}", "*.c")):
-        with open(path) as f:
-            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
-        most = max([most] + [int(n) for n in re.findall(r"\.gpus\s*=\s*(\d+)", text)])
-    return most
+def gpus_wanted(lab, build=None):
+    """The most GPUs one test of lab N asks for, as its test program lists
+    them (autograder/sched/gpus, which builds it if missing; the tests'
+    registrations are the one place the kit states it). Each task asks for
+    that many (--gres=gpu:N), or a test that needs them would be skipped,
+    not passed. build: the lab's build folder (default build/labN)."""
+    run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab)] + ([build] if build else []),
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"grade: --slurm: the GPUs of lab {lab}'s tests are unknown: {run.stderr.strip()}")
+    return int(run.stdout)
 
 
 def share(pending, index, count):

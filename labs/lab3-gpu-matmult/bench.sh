@@ -47,7 +47,7 @@ export MFLOPS_MIN_T=${MFLOPS_MIN_T:-$(bench_quick 0.05 0.3)}
 VARIANTS="lib gpu2 gpu3 gpu4 gpu5 gpu6 gpulib"
 
 if [ "$(bench_gpu_count)" = 0 ]; then
-    echo "make bench LAB=3 measures GPU code: run it on a host with an NVIDIA GPU (nvidia-smi found none here)" >&2
+    bench_no_gpu 3 "it measures GPU code, and nvidia-smi finds no GPU here" >&2
     exit 1
 fi
 echo "building lab 3 ($BENCH_SOURCE) ..."

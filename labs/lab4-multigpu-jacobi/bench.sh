@@ -38,7 +38,7 @@ export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
 
 gpus=$(bench_gpu_count)
 if [ "$gpus" = 0 ]; then
-    echo "make bench LAB=4 measures GPUs, and this machine has none (nvidia-smi lists no GPU)." >&2
+    bench_no_gpu 4 "it measures GPUs, and nvidia-smi lists none here" >&2
     exit 2
 fi
 # BENCH_BUILD=DIR uses programs built elsewhere (e.g. with GCC 12's GPU

@@ -33,7 +33,7 @@ if [ "$gpus" -gt 0 ]; then
     backend=${BENCH_BACKEND:-cuda} size=${BENCH_SIZE:-${q_size:-"480 480 400"}} steps=${BENCH_STEPS:-${q_steps:-100}}
     repeats=${BENCH_REPEATS:-${q_repeats:-5}} ranks=${BENCH_RANKS:-${q_ranks:-"3 5"}}
 else
-    echo "no GPU here: the CPU backend at a small size (the path, not GPU figures)"
+    bench_no_gpu 5 "no GPU here: the CPU backend at a small size (the path, not GPU figures)"
     backend=${BENCH_BACKEND:-cpu} size=${BENCH_SIZE:-${q_size:-"64 48 48"}} steps=${BENCH_STEPS:-${q_steps:-10}}
     repeats=${BENCH_REPEATS:-${q_repeats:-3}} ranks=${BENCH_RANKS:-${q_ranks:-"3 5"}}
 fi

@@ -78,7 +78,7 @@ if [ "$gpus" -gt 0 ]; then
     done
     title="$gpus x $gpu"
 else
-    echo "no GPU here: the host backend (OpenMP threads as blocks), 2 ranks, small sizes; not GPU figures"
+    bench_no_gpu 6 "no GPU here: the host backend (OpenMP threads as blocks), 2 ranks, small sizes; not GPU figures"
     run 2 host 9 1 10 pair 32 "$BENCH_OUT/timeline.csv"
     [ "$BENCH_QUICK" = 1 ] || run 2 host 27 1 100 pair 32
     title="host backend on $(bench_cores) CPU cores (no GPU)"

@@ -98,7 +98,7 @@ awk -F, '$11 != "ok" { next }
      $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; transposes %s s; NCCL all-to-all of the same bytes x4 %.5f s", $2, $6, $3, $4, $5
                                      if ($4 ~ /^[0-9]/ && $4 > 0) printf " = %.0f%% of it (goal >= 80%% on 2 GPUs)", 100 * $5 / $4
                                      printf "\n" }' "$csv"
-[ "$gpus" = 0 ] && echo "  GPU: - (no GPU here)"
+[ "$gpus" = 0 ] && echo "  GPU: - ($(bench_no_gpu 7 "no GPU here"))"
 [ "$gpus" -lt 2 ] && echo "  2 GPUs: - (fewer than 2 GPUs here)"
 
 echo

@@ -42,8 +42,10 @@ sandbox_runs() {
     return 1
 }
 
-# skipped_note CHECK_LOG: "; N points skipped: why" from make check's score line, or nothing
-skipped_note() { sed -n '/^score: .* points\{0,1\} skipped, not passed: /{s/^score: [^(]*(\([0-9.]* points\{0,1\} skipped\), not passed: \(.*\))$/; \1: \2/p;q}' "$1"; }
+# skipped_note CHECK_LOG: what make check's score line says of the points
+# skipped ("; 26 points need a GPU (here: ...)"; the way to a GPU left out),
+# or nothing
+skipped_note() { sed -n '/^score: /{s/^score: [^;]*//;s/; on a cluster: [^;]*//;p;q}' "$1"; }
 
 # The kit's one count of GPUs (KIT_GPU_COUNT, else nvidia-smi's list).
 . common/bench/bench_lib.sh

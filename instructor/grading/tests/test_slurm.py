@@ -1,9 +1,13 @@
 """Grading through Slurm, without a cluster: how the class is shared among
-the array's tasks, the GPUs a lab's tasks ask for, the sbatch command, and
+the array's tasks, the GPUs a lab's tasks ask for (its test program's
+list), the sbatch command, and
 a failed command of a task being stopped that is no record."""
+import os
 import shlex
+import tempfile
 import threading
 import unittest
+from unittest import mock
 
 from grading import command, sandbox, slurm
 
@@ -16,15 +20,32 @@ class Slurm(unittest.TestCase):
             self.assertEqual(sorted(sum(shares, [])), pending)
             self.assertLessEqual(max(map(len, shares)) - min(map(len, shares)), 1)
 
-    def test_gpus_from_the_tests_registrations(self):
-        # Lab 1 and 2 run on CPUs; lab 3's tests need one GPU at most; lab 4
-        # has a test of 4 ranks on 4 GPUs (autograder/lab4/test_lab4.c).
-        self.assertEqual([slurm.gpus_wanted(n) for n in (1, 2, 3, 4)], [0, 0, 1, 4])
+    def test_gpus_from_the_test_programs_list(self):
+        # What the test program's --list says (autograder/sched/gpus): the
+        # most GPUs of one test; none when no test needs one; a program of
+        # the old list format ("(needs a GPU)", no count) is refused.
+        lists = {"two": "a  2 points  visible\nb  1 points  visible  (needs 1 GPU)\n"
+                        "c  3 points  hidden  (needs 4 GPUs)\n",
+                 "none": "a  2 points  visible\n",
+                 "old": "b  1 points  visible  (needs a GPU)\n"}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in lists.items():
+                os.makedirs(os.path.join(tmp, name))
+                prog = os.path.join(tmp, name, "test_lab9")
+                with open(prog, "w") as f:
+                    f.write(f"#!/bin/sh\nprintf '{text}'\n")
+                os.chmod(prog, 0o755)
+            self.assertEqual(slurm.gpus_wanted(9, os.path.join(tmp, "two")), 4)
+            self.assertEqual(slurm.gpus_wanted(9, os.path.join(tmp, "none")), 0)
+            with self.assertRaises(SystemExit) as e:
+                slurm.gpus_wanted(9, os.path.join(tmp, "old"))
+            self.assertIn("predates", str(e.exception))
 
     def test_sbatch_command(self):
         args = command.arguments("grade\n", ["--slurm", "--slurm-opts", "--partition=gpu --time=2:00:00 --gres=gpu:2",
                                            "-j", "3", "--no-perf", "4", "/tmp"])
-        cmd = slurm.sbatch_command(args, "/out", "/out/slurm/share.txt", 5)
+        with mock.patch.object(slurm, "gpus_wanted", return_value=4):
+            cmd = slurm.sbatch_command(args, "/out", "/out/slurm/share.txt", 5)
         self.assertEqual(cmd[:6], ["sbatch", "--parsable", "--array=0-4", "--job-name=grade-lab4",
                                    "--output=/out/slurm/%A_%a.log", "--cpus-per-task=3"])
         # The lab's GPUs, then the instructor's options, which win.

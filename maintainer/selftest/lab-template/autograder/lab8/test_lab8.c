@@ -32,4 +32,4 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = axpy_negative_a, .points = 1});
 }
 
-int main(int argc, char **argv) { return ag_main(argc, argv, "lab8-axpy", register_tests); }
+int main(int argc, char **argv) { return ag_main(argc, argv, register_tests); }
