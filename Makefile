@@ -12,7 +12,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
-.PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch
+.PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch image
 .PHONY: standing history nickname
 
 # The student copy has no reference solutions: there help names only what
@@ -39,6 +39,7 @@ ifeq ($(STUDENT_COPY),)
 	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
 	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"
+	@echo "  make image [IMAGE_OUT=DIR]      the students' environment as an OCI image for a cluster (Apptainer, Podman): build/image/kit.oci.tar"
 	@echo "  make test [JOBS=n]              the kit's own test suite (what CI runs), n runs at once (default: the cores)"
 	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
 else
@@ -88,7 +89,7 @@ demo:
 
 # The instructors' and maintainers' targets; in the student copy each
 # answers in one line (their tools are not in it).
-INSTRUCTOR_TARGETS := grade export similarity release test gpu-deps-fetch
+INSTRUCTOR_TARGETS := grade export similarity release test gpu-deps-fetch image
 ifeq ($(STUDENT_COPY),)
 grade:
 	$(require_lab)
@@ -110,6 +111,12 @@ similarity:
 
 release:
 	instructor/release $(if $(OUT),$(OUT))
+
+# The students' environment from Debian's registry, for clusters without root
+# or Debian (instructor/image/build; KIT_IMAGE in course.conf runs make check
+# SCHED=... in it).
+image:
+	instructor/image/build $(if $(IMAGE_OUT),$(IMAGE_OUT))
 
 test:
 	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run
