@@ -2,7 +2,11 @@
 # Self-test that plays a student (run by make test): in the released copy,
 # for a CPU lab (1) and an MPI lab (5), on this host (no GPU in CI):
 #   - a syntax error: the compiler's message names the file the student
-#     edits (labs/...), not the build folder's copy;
+#     edits (labs/...), not the build folder's copy; in a .cu file of labs
+#     3 and 7 too (nvcc's), and make labN fails;
+#   - the score line, in points, right before Check's summary; without a
+#     GPU (lab 3), the points that need one and the way to one;
+#   - M_PI compiles in a student file;
 #   - make check after that failed build refuses, in one line;
 #   - an endless loop in one function: make check ends within its budget
 #     for hangs and names the test and the function it was stuck in, at
@@ -54,6 +58,75 @@ in_copy() {
     (cd "$COPY" && "$@") >"$log" 2>&1
 }
 
+# score_lines LAB LOG: the score line, in points, comes right before
+# Check's summary, which ends the output; where GPU tests were skipped, it
+# says how many points need a GPU and the way to one.
+score_lines() {
+    local lab=$1 log=$2 score last
+    score=$(tail -n 2 "$log" | head -n 1)
+    last=$(tail -n 1 "$log")
+    [[ "$score" =~ ^score:\ [0-9.]+/[0-9.]+\ points ]] && [[ "$last" =~ ^[0-9]+%:\ Checks: ]] &&
+        pass "lab $lab: the score line, in points, right before Check's summary: '$score'" ||
+        fail "lab $lab: the last two lines are not the score in points and Check's summary: '$score' / '$last'"
+    if [ "$GPUS" = 0 ] && grep -q '^  SKIP .*needs [0-9] GPU' "$log"; then
+        [[ "$score" =~ \ [0-9.]+\ points?\ needs?\ a\ GPU ]] && [[ "$score" == *"make check SCHED=slurm|lsf SCHED_OPTS="*'"GPU tests on a cluster"'* ]] &&
+            pass "lab $lab: without a GPU the score line says the points that need one and the way to it" ||
+            fail "lab $lab: the score line lacks the points that need a GPU or the way to one: '$score'"
+    fi
+}
+
+# cu_syntax LAB FILE: a syntax error in a .cu file the student edits fails
+# make labN, naming the file and line (gcc's FILE:LINE: or nvcc's
+# FILE(LINE):), and make check then refuses. Lab 3 also: the untouched
+# skeleton's score line without a GPU.
+cu_syntax() {
+    local lab=$1 file=$2 dir rel log line want
+    dir=$(cd "$COPY" && echo labs/lab"$lab"-*)
+    rel=$dir/$file
+    log=$OUT/lab$lab-cu
+    if ! selftest_nvcc >/dev/null; then
+        skip "lab $lab: no nvcc here to build it"
+        return
+    fi
+    if ! in_copy "$log-build.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: the skeleton does not build in the copy (see $log-build.log)"
+        return
+    fi
+    if [ "$lab" = 3 ]; then
+        in_copy "$log-check.log" make --no-print-directory check
+        score_lines "$lab" "$log-check.log"
+    fi
+    cp "$COPY/$rel" "$log.orig"
+    want=$(grep -n -m1 '^{' "$COPY/$rel" | cut -d: -f1)
+    sed -i "0,/^{/s/^{/{ int syntax_error = ;/" "$COPY/$rel"
+    if in_copy "$log-syntax.log" make --no-print-directory "lab$lab"; then
+        fail "lab $lab: a syntax error in $rel built (make lab$lab exit 0)"
+    else
+        line=$(grep -m1 -E "error" "$log-syntax.log")
+        [[ "$line" == "$rel:$want:"* || "$line" == "$rel($want):"* ]] &&
+            pass "lab $lab: a syntax error in $file fails make lab$lab, naming the line: $line" ||
+            fail "lab $lab: the compiler's error does not name $rel line $want: $line (see $log-syntax.log)"
+    fi
+    in_copy "$log-stale.log" make --no-print-directory check
+    local rc=$?
+    [ "$rc" != 0 ] && grep -q "run 'make lab$lab'" "$log-stale.log" && ! grep -q '^score' "$log-stale.log" &&
+        pass "lab $lab: make check after the failed .cu build refuses: $(head -1 "$log-stale.log")" ||
+        fail "lab $lab: make check after a failed .cu build ran or said nothing useful (see $log-stale.log)"
+    cp "$log.orig" "$COPY/$rel"
+}
+
+# M_PI in a student file: the kit's -std=c17 hides it unless the student
+# objects get _DEFAULT_SOURCE (common/mk/lab.mk).
+m_pi() {
+    local rel=labs/lab1-matmult/matmult.c
+    cp "$COPY/$rel" "$OUT/m_pi.orig"
+    printf '\n#include <math.h>\ndouble kit_selftest_pi(void) { return M_PI; }\n' >>"$COPY/$rel"
+    in_copy "$OUT/m_pi.log" make --no-print-directory lab1 &&
+        pass "M_PI compiles in a student file (lab 1's matmult.c)" ||
+        fail "M_PI does not compile in a student file: $(grep -m1 error "$OUT/m_pi.log")"
+    cp "$OUT/m_pi.orig" "$COPY/$rel"
+}
+
 # Budget for an endless loop: make check's own (60 s) and some slack.
 HANG_LIMIT=100
 
@@ -75,7 +148,7 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     fi
     in_copy "$log-check.log" make --no-print-directory check
     in_copy "$log-list.txt" build/lab"$lab"/test_lab"$lab" --list
-    if grep -q '(needs a GPU)' "$log-list.txt"; then
+    if grep -qE '\(needs [0-9]+ GPUs?\)' "$log-list.txt"; then
         local gpu_pass gpu_fail
         if [ "$GPUS" = 0 ]; then
             gpu_fail=$(grep -E '^  (FAIL|CRASH|TIMEOUT|PASS) .* gpu' "$log-check.log" | head -1)
@@ -104,6 +177,7 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     [[ "$checks" =~ Checks:\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" = "$(grep -cE '^  (PASS|FAIL|CRASH|TIMEOUT|NOT RUN) ' "$log-check.log")" ] &&
         pass "lab $lab: Check's summary counts the lines shown ('$checks', score $score)" ||
         fail "lab $lab: Check's summary '$checks' disagrees with the lines (see $log-check.log)"
+    score_lines "$lab" "$log-check.log"
 
     # The assignment names only what works in the copy.
     local kitonly
@@ -250,7 +324,10 @@ tsan6() {
         fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
 }
 
+m_pi
 play 1 matmult.c matmult_nat
 play 5 stencil_cpu.c stencil_region_cpu
+cu_syntax 3 matmult_gpu.cu
+cu_syntax 7 fp_cuda.cu
 tsan6
 summary
