@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "poisson.h"
+#include "random.h"
+
 enum { EXIT_WRONG = 3, EXIT_USAGE = 2, EXIT_NO_FORK = 4, RATIO_BASE = 20, RATIO_STEPS = 10, RATIO_MAX = 10 };
 
 void *perf_shared_alloc(size_t bytes)
@@ -44,6 +47,43 @@ uint64_t perf_unpredictable_seed(void)
         close(fd);
     }
     return seed;
+}
+
+/* y = M v for an r x cols row-major M. */
+static void product(int r, int cols, const double *M, const double *v, double *y)
+{
+    for (int i = 0; i < r; i++) {
+        double sum = 0.0;
+        for (int j = 0; j < cols; j++)
+            sum += M[(size_t)i * cols + j] * v[j];
+        y[i] = sum;
+    }
+}
+
+int perf_matmult_exact(int m, int n, int k, const double *A, const double *B, const double *C)
+{
+    double *x = malloc(sizeof(double) * (size_t)n), *bx = malloc(sizeof(double) * (size_t)k);
+    double *abx = malloc(sizeof(double) * (size_t)m), *cx = malloc(sizeof(double) * (size_t)m);
+    int right = x && bx && abx && cx;
+    for (int round = 0; right && round < 2; round++) {
+        kit_fill_int(x, (size_t)n, -1000, 1000, perf_unpredictable_seed());
+        product(k, n, B, x, bx);
+        product(m, k, A, bx, abx);
+        product(m, n, C, x, cx);
+        for (int i = 0; i < m; i++) /* integers below k 16 n 1000, far below 2^53: exact; NaN != anything */
+            right &= cx[i] == abx[i];
+    }
+    free(x), free(bx), free(abx), free(cx);
+    return right;
+}
+
+void perf_poisson_random_interior(int N, double *u)
+{
+    kit_rng r = kit_rng_seed(perf_unpredictable_seed());
+    for (int i = 1; i <= N; i++)
+        for (int j = 1; j <= N; j++)
+            for (int k = 1; k <= N; k++)
+                u[poisson_index(N, i, j, k)] = 20.0 * kit_rng_uniform(&r);
 }
 
 static int completion_code(void) { return 30 + (int)(perf_unpredictable_seed() % 90u); }

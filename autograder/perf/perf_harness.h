@@ -82,6 +82,18 @@ int perf_main(int argc, char **argv, perf_case *c);
  * a submission cannot have been written for. */
 uint64_t perf_unpredictable_seed(void);
 
+/* 1 when C = A B (A m x k, B k x n, C m x n, row-major) for integer A
+ * and B in [-4, 4], where every sum is exact: Freivalds' check, C x =
+ * A (B x) for two integer vectors x in [-1000, 1000] drawn now (a wrong
+ * element survives one with probability at most 1/2001; a NaN never), in
+ * O(mn + nk + mk). 0 when it is wrong, or memory ran out. */
+int perf_matmult_exact(int m, int n, int k, const double *A, const double *B, const double *C);
+
+/* The interior of a Poisson array u of side N + 2 (common/poisson.h) drawn
+ * in [0, 20], between the walls' temperatures, from a seed drawn now: a
+ * start no submission can have been written for. */
+void perf_poisson_random_interior(int N, double *u);
+
 /* Memory the child writes and the harness reads: MAP_SHARED, zeroed. */
 void *perf_shared_alloc(size_t bytes);
 

@@ -8,6 +8,8 @@
  *   norm         the norm of every sweep doubled
  *   wall         a wall point of the start overwritten
  *   element      one element of C off by 1 on the third call (lab 3)
+ *   remembers    every call after the first gives the first call's C (an
+ *                answer remembered by address and shape; lab 3)
  *   no_device    there is no GPU
  * Compiled only by instructor/grading/tests/test_device_harness.py. */
 #include <cublas_v2.h>
@@ -103,9 +105,17 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOper
 void matmult_gpu5_dev(int m, int n, int k, const double *A, const double *B, double *C)
 {
     static int calls;
+    static double *first;
     const double one = 1.0, zero = 0.0;
+    const size_t bytes = (size_t)m * n * sizeof *C;
     calls++;
+    if (fault("remembers") && first) {
+        memcpy(C, first, bytes);
+        return;
+    }
     cublasDgemm_v2(NULL, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, B, n, A, k, &zero, C, n);
     if (fault("element") && calls == 3)
         C[(size_t)(m / 2) * n + n / 3] += 1.0;
+    if (fault("remembers") && (first = malloc(bytes)))
+        memcpy(first, C, bytes);
 }

@@ -60,8 +60,10 @@ class DeviceHarness(unittest.TestCase):
             with self.subTest(fault=fault):
                 r = self.run_harness(self.gpu3, ["--ref-seconds", "1", "24", "16", "8"], fault)
                 self.assertEqual(r.returncode, 3, r.stdout + r.stderr)  # a wrong result
-        r = self.run_harness(self.gpu5, ["--ref-seconds", "1", "40", "30", "50"], "element")
-        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+        for fault in ("element", "remembers"):  # remembers: the first call's C, for new inputs in the same arrays
+            with self.subTest(fault=fault):
+                r = self.run_harness(self.gpu5, ["--ref-seconds", "1", "40", "30", "50"], fault)
+                self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
 
     def test_no_gpu_is_said(self):
         r = self.run_harness(self.gpu3, ["24", "16", "8"], "no_device")
