@@ -1,6 +1,6 @@
 """python3 -m standing (PYTHONPATH=autograder; the Makefile's standing,
 history and nickname rules, autograder/sched/record_run's record):
-  standing LAB | history LAB | nickname NAME | record LAB BUILD KIT_BUILD RESULTS"""
+  standing LAB | history LAB | nickname NAME | record LAB BUILD KIT_BUILD RESULTS | file RECORD.json"""
 import os
 import re
 import sys
@@ -12,11 +12,11 @@ NO_SPOOL = ("the course has set no spool for the class standing (STANDING_SPOOL 
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("standing", "history", "nickname", "record"):
+    if len(argv) < 2 or argv[0] not in ("standing", "history", "nickname", "record", "file"):
         sys.exit(__doc__.strip())
     what, args = argv[0], argv[1:]
-    if what == "record":
-        record.main(args)
+    if what in ("record", "file"):
+        (record.main if what == "record" else record.file)(args)
         return
     if what == "nickname":
         name = args[0]

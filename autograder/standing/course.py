@@ -1,11 +1,13 @@
 """The course's settings (course.conf at the kit's root, set once by the
 instructor and carried by the student copy; KIT_COURSE names another file,
-as the self-test does), and who runs this: STUDENT_ID, else the login."""
+as the self-test does), who runs this (KIT_STUDENT_ID, else the login: the id
+grading knows the student by) and the nickname they chose."""
 import getpass
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": ""}
+# (KIT_IMAGE: the course's image, autograder/sched/in_image's)
+DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": "", "KIT_IMAGE": ""}
 
 
 def conf_path():
@@ -42,10 +44,11 @@ def spool(conf=None):
 
 
 def student_id():
-    return os.environ.get("STUDENT_ID") or getpass.getuser()
+    return os.environ.get("KIT_STUDENT_ID") or getpass.getuser()
 
 
-NICKNAME_FILE = os.path.join(KIT, ".standing-nickname")
+# (the self-test's students, who share one kit, name their own file)
+NICKNAME_FILE = os.environ.get("KIT_NICKNAME_FILE") or os.path.join(KIT, ".standing-nickname")
 
 
 def nickname():

@@ -117,14 +117,20 @@ def make_record(lab, build, kit_build, results):
 
 
 def main(argv):
-    """record LAB BUILD KIT_BUILD RESULTS: the run's record, in the spool."""
+    """record LAB BUILD KIT_BUILD RESULTS: the run's record, as JSON on
+    stdout (made where the run ran: in the course's image, if it has one)."""
     lab, build, kit_build, results = argv
-    spool = course.spool()
-    r = make_record(lab, os.path.abspath(build), os.path.abspath(kit_build), results)
-    records.write(spool, r)
+    print(json.dumps(make_record(lab, os.path.abspath(build), os.path.abspath(kit_build), results)))
+
+
+def file(argv):
+    """file RECORD.json: the record, into the course's spool (outside any
+    image: the spool is the cluster's folder), and one line to the student."""
+    with open(argv[0]) as f:
+        r = json.load(f)
+    records.write(course.spool(), r)
     figs = ", ".join(f"{n} {f['seconds']:.4g} s" for n, f in r["figures"].items())
-    said = (f"recorded for the class standing: {r['points']:g}/{r['max_points']:g} points"
-            + (f", {figs} on {r['timed_on']}" if figs else "")
-            + ("" if records.entered(r) else " (not on the board: " + ("; ".join(r["untimed"]) or "a test did not pass") + ")")
-            + f"; make standing LAB={lab}, make history LAB={lab}")
-    print(said)
+    print(f"recorded for the class standing: {r['points']:g}/{r['max_points']:g} points"
+          + (f", {figs} on {r['timed_on']}" if figs else "")
+          + ("" if records.entered(r) else " (not on the board: " + ("; ".join(r["untimed"]) or "a test did not pass") + ")")
+          + f"; make standing LAB={r['lab']}, make history LAB={r['lab']}")
