@@ -21,7 +21,7 @@ from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
-from .report import feedback, gradescope_json
+from .report import explain, feedback, gradescope_json
 from .results import apply_call_rules, read_results
 from .review import RECORD, refusals, review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
@@ -313,22 +313,14 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
             lab = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"grade: {out}/lab.json: {e}: no run got as far as building the reference (see its log)")
-    kept, gone = [], []
-    for sid, r in records.load_all(out):
-        if present is not None and sid not in present:
-            gone.append(sid)
-            continue
-        kept.append(r)
+    kept, gone = records.the_class(out, lab["max_points"], present)
     the_term = term.load(out)
-    for sid, info in sorted(the_term.get("students", {}).items()):
-        if info.get("no_submission") and not any(r["student"] == sid for r in kept):
-            kept.append({"student": sid, "status": "no submission", "total": 0, "max_score": lab["max_points"],
-                         "tests": [], "flags": "in the roster, nothing handed in"})
-    kept.sort(key=lambda r: r["student"])
     if gone:
         print(f"grade: {len(gone)} record(s) of students no longer in the class left out of the gradebook: "
               f"{', '.join(gone)} (still in {out}/students)", file=sys.stderr)
-    write_gradebook(out, lab["columns"], kept, term.finals(the_term, kept) if term.active(the_term) else None)
+    finals = term.finals(the_term, kept, float(lab.get("gpu_points") or 0)) if term.active(the_term) else None
+    write_gradebook(out, lab["columns"], kept, finals)
+    explain(out, lab, kept, finals)
     text = write_histogram(out, lab["num"], lab["name"], lab["max_points"], kept,
                            gpu_points=lab.get("gpu_points", 0))
     page = write_class_page(out, leaderboard, records=kept)

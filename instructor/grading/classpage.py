@@ -16,10 +16,10 @@ import json
 import os
 import statistics
 
+from . import standing, term
 from .charts import bars_png
-from .records import load_all
-from . import standing
-from .util import write_atomic
+from .records import the_class
+from .util import KIT, STATUS_NONE, write_atomic
 
 PAGE = "class.html"
 PICTURES = "class"

@@ -4,16 +4,22 @@ way: command uses slurm and batch, slurm uses batch; batch and slurm keep
 the resume records through records.py, and command and slurm list the
 class with unpack.py, neither of which imports any of them back."""
 import argparse
+import csv
+import glob
 import os
+import re
 import signal
 import sys
 import time
 
-from . import lms, perf, slurm, term
+from . import current, lms, lms_feedback, perf, slurm, term
 from .batch import grade_here, merge
+from .classpage import write_class_page
 from .sandbox import UID_BLOCK
-from .unpack import class_entries, submissions
+from .unpack import class_entries, class_folder, submissions
 from .util import KIT, Interrupted, Running, make_var
+
+GUIDE = "instructor/INSTRUCTORS.md"
 
 
 def arguments(doc, argv=None):
@@ -33,8 +39,11 @@ def arguments(doc, argv=None):
     ap.add_argument("--only", help="grade only these students (comma-separated)")
     ap.add_argument("--sandbox", choices=("required", "off"), default="required",
                     help="'off' runs student code unconfined: only for code you trust [required]")
-    ap.add_argument("--cpu-only", action="store_true",
-                    help="grade a lab with GPU tests on a host without a GPU (those points are lost: the summary says how many)")
+    ap.add_argument("--cpu-only", action="store_true", default=None,
+                    help="grade a lab with GPU tests on a host without a GPU (those points are lost: the summary says "
+                    "how many); kept in OUT/term.json for the next runs")
+    ap.add_argument("--no-cpu-only", dest="cpu_only", action="store_false",
+                    help="forget an earlier --cpu-only of OUT (a GPU host's regrade)")
     ap.add_argument("--roster", help="a CSV of the class (id, login, name, email, section, submitted): maps a "
                     "Canvas or Moodle download's names and ids (instructor/grading/lms.py)")
     ap.add_argument("--deadline", help="the due date-time (ISO, UTC unless it says), for the late policy")
@@ -56,8 +65,9 @@ def arguments(doc, argv=None):
         sys.exit("grade: LAB is a lab's number, e.g. 1")
     if args.prepare:
         return args
-    if not args.submissions or not os.path.isdir(args.submissions):
-        sys.exit(f"grade: {args.submissions or 'SUBMISSIONS'} is not a folder")
+    if not args.submissions or not os.path.exists(args.submissions):
+        sys.exit(f"grade: {args.submissions or 'SUBMISSIONS'} is not there: give the class's folder, or the LMS's "
+                 "download (a .zip) as it came")
     args.jobs = max(1, args.jobs)
     if args.jobs > UID_BLOCK:
         sys.exit(f"grade: at most {UID_BLOCK} jobs at once")
@@ -105,12 +115,42 @@ def no_submissions(folder, lab):
             "a Moodle one (folders NAME_ID_assignsubmission_file_)")
 
 
+def gpu_tests_in_sources(lab):
+    """Does lab N's suite hold a test that needs a GPU (its sources' specs
+    say .gpus = N)? Read before anything is built, so that a grading that
+    will be refused is refused at once; the test list of the reference
+    build decides after it."""
+    for path in glob.glob(os.path.join(KIT, "autograder", f"lab{lab}", "*.c")):
+        with open(path, errors="replace") as f:
+            if re.search(r"\.gpus\s*=\s*[1-9]", f.read()):
+                return True
+    return False
+
+
+def settings(args, out):
+    """The term's kept settings (--cpu-only) taken up, and refused now
+    rather than after the preparation: a lab with GPU tests on a host
+    without a GPU needs --cpu-only."""
+    kept = term.load(out).get("cpu_only")
+    if args.cpu_only is None and kept:
+        args.cpu_only = True
+        print(f"grade: --cpu-only, as {os.path.join(out, 'term.json')} keeps it from an earlier run "
+              "(--no-cpu-only, CPU_ONLY=0: grade the GPU tests)", file=sys.stderr)
+    if (not args.cpu_only and not getattr(args, "slurm", False) and current.gpu_count() == 0
+            and gpu_tests_in_sources(args.lab)):
+        sys.exit(f"grade: lab {args.lab} has GPU tests, and this host has no GPU: their points would be lost by "
+                 "every student. Grade on a GPU host (or --slurm onto one), or pass --cpu-only "
+                 "(make grade ... CPU_ONLY=1) to grade the rest here.")
+
+
 def main(doc, argv=None):
     args = arguments(doc, argv)
     if args.prepare:
         sys.exit(prepare_only(args))
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
+    settings(args, out)
+    args.submissions = class_folder(args.submissions, os.path.join(out, "download"), "grade")
     folder, _, meta, said = lms.stage_class(args.submissions, os.path.join(out, "lms"),
                                             make_var(args.lab, "STUDENT_FILES").split(), args.roster, out, "grade")
     if said:
@@ -143,17 +183,30 @@ def main(doc, argv=None):
 
 
 def export_main(argv=None):
-    """python3 -m grading.command export LAB FORMAT [-o OUT] [--assignment NAME]"""
-    ap = argparse.ArgumentParser(prog="make export", description="the LMS's grade-import CSV of a graded lab")
+    """python3 -m grading.command export LAB FORMAT [-o OUT] [--assignment NAME] [--partial]"""
+    ap = argparse.ArgumentParser(prog="make export", description="the LMS's grade-import CSV of a graded lab, and "
+                                 "its bulk feedback upload")
     ap.add_argument("lab")
     ap.add_argument("format", choices=("canvas", "moodle", "csv"))
     ap.add_argument("-o", "--out", help="the grading's folder [build/grade/labN]")
     ap.add_argument("--assignment", help="the assignment's column name in the LMS [Lab N]")
+    ap.add_argument("--partial", action="store_true",
+                    help="export a partial grading (--cpu-only) anyway, out of the points it could award")
     args = ap.parse_args(argv)
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
-    path, n = term.export(out, args.format, args.assignment)
+    path, n, partial = term.export(out, args.format, args.assignment, args.partial)
+    if partial:
+        print(f"export: warning: {partial}; exported out of what it could award (--partial)", file=sys.stderr)
     print(f"export: {n} students to {path} (import it in {args.format if args.format != 'csv' else 'any'} "
-          "gradebook; INSTRUCTORS.md says how)")
+          f"gradebook; {GUIDE}, \"Exporting grades\", says how)")
+    if args.format != "csv":
+        with open(path.replace(f"export-{args.format}.csv", "gradebook.csv"), newline="") as f:
+            sids = [row["student"] for row in csv.DictReader(f)]
+        zpath, put, left = lms_feedback.build(out, args.format, term.load(out).get("students", {}), sids)
+        print(f"export: {len(put)} students' feedback.txt in {zpath} (upload it in {args.format.capitalize()}: "
+              f"{GUIDE}, \"Feedback through the LMS\")" +
+              (f"; left out, the download names no file of theirs: {', '.join(left)}" if left else ""))
+    print(f"export: the class's page: {write_class_page(out)}")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,15 @@ where a second upload of the same name gets '-1', '-2' before its extension.
 Moodle's is a folder per student and plugin:
     FULL NAME_PARTICIPANTID_assignsubmission_file_/FILES
 A roster (optional) is a CSV with a header; the columns read are, in any
-order and case: id (Canvas 'ID', Moodle participant or 'ID number'),
-login ('SIS Login ID', 'Username'), name ('Student', 'Full name'), email
-('Email address'), section, submitted (ISO time of the upload, for the
-late policy)."""
+order and case: id (Canvas 'ID', Moodle participant), sis_id (Canvas 'SIS
+User ID'), idnumber (Moodle's 'ID number', the institution's), login ('SIS
+Login ID', 'Username'), name ('Student', 'Full name'), email ('Email
+address'), section, submitted (ISO time of the upload, for the late
+policy).
+
+A download's own ids are kept for the feedback upload (lms_feedback.py):
+Canvas's user id and the id of the student's first uploaded file (its
+name's two numbers), Moodle's participant number."""
 import csv
 import os
 import re
@@ -25,7 +30,8 @@ CANVAS = re.compile(r"^(?P<login>[A-Za-z0-9]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<
 MOODLE = re.compile(r"^(?P<name>.+)_(?P<uid>\d+)_assignsubmission_(?:file|onlinetext)_?$")
 RESUBMIT = re.compile(r"^(?P<stem>.+?)-\d+(?P<ext>\.[^.]+)$")
 
-ROSTER_COLUMNS = {"id": ("id", "user id", "participant", "id number", "sis user id"),
+ROSTER_COLUMNS = {"id": ("id", "user id", "participant"), "sis_id": ("sis user id", "sis id", "student number"),
+                  "idnumber": ("id number", "idnumber"),
                   "login": ("login", "sis login id", "username", "login id"),
                   "name": ("name", "student", "full name"), "email": ("email", "email address"),
                   "section": ("section",), "submitted": ("submitted", "submitted at", "last modified")}
@@ -120,6 +126,7 @@ def stage(folder, dest, wanted, roster=None):
     if kind == "folders":
         return folder, kind, {}
     entries = {}  # sid -> (info, [(path, name)])
+    matched = set()  # the roster's rows that handed something in
     for n in sorted(os.listdir(folder)):
         if n.startswith("."):
             continue
@@ -127,15 +134,21 @@ def stage(folder, dest, wanted, roster=None):
         if kind == "canvas":
             m = CANVAS.match(n)
             uid, login, name, files = m["uid"], m["login"], "", [(p, *canvas_name(m["file"], wanted))]
-            late = bool(m["late"])
+            late, attachment = bool(m["late"]), m["subid"]
         else:
             m = MOODLE.match(n)
-            uid, login, name, late = m["uid"], "", m["name"], False
+            uid, login, name, late, attachment = m["uid"], "", m["name"], False, ""
             files = [(os.path.join(p, f), f, 0) for f in sorted(os.listdir(p))]
         row = match(roster, uid, login, name) if roster else None
+        if row is not None:
+            matched.add(id(row))
         sid = student_id((row and (row["login"] or row["name"])) or login or name)
-        info = entries.setdefault(sid, ({"lms_id": uid, "lms_login": (row or {}).get("login") or login, "name": (row or {}).get("name") or name,
+        info = entries.setdefault(sid, ({"lms": kind, "lms_id": uid, "lms_attachment": attachment,
+                                         "lms_login": (row or {}).get("login") or login,
+                                         "name": (row or {}).get("name") or name,
                                          "email": (row or {}).get("email", ""), "section": (row or {}).get("section", ""),
+                                         "sis_id": (row or {}).get("sis_id", ""),
+                                         "idnumber": (row or {}).get("idnumber", ""),
                                          "submitted": (row or {}).get("submitted", ""), "late": late,
                                          "in_roster": row is not None}, []))[0]
         info["late"] = info["late"] or late
@@ -150,13 +163,11 @@ def stage(folder, dest, wanted, roster=None):
                 continue  # a link is no student's file; the entry then lacks it, and says so
             shutil.copyfile(path, os.path.join(dest, sid, os.path.basename(name)))
         meta[sid] = info
-    if roster:
-        staged = {squash(i["lms_id"]) for i in meta.values()}
-        for row in roster:
-            if row["id"] and squash(row["id"]) not in staged and not any(
-                    m["name"] and squash(m["name"]) == squash(row["name"]) for m in meta.values()):
-                sid = student_id(row["login"] or row["name"] or row["id"])
-                meta.setdefault(sid, {"lms_id": row["id"], "lms_login": row["login"], "name": row["name"],
-                                      "email": row["email"], "section": row["section"], "submitted": "",
-                                      "late": False, "in_roster": True, "no_submission": True})
+    for row in roster or []:
+        if id(row) not in matched:
+            sid = student_id(row["login"] or row["name"] or row["id"] or row["idnumber"])
+            meta.setdefault(sid, {"lms": kind, "lms_id": row["id"], "lms_login": row["login"], "name": row["name"],
+                                  "email": row["email"], "section": row["section"], "sis_id": row["sis_id"],
+                                  "idnumber": row["idnumber"], "submitted": "", "late": False, "in_roster": True,
+                                  "no_submission": True})
     return dest, kind, meta

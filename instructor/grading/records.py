@@ -11,10 +11,10 @@ this module, and this module none of them."""
 import json
 import os
 
-from . import current
+from . import current, term
 from .unpack import refused
+from .util import STATUS_NONE, write_atomic
 from .util import fingerprint as digest
-from .util import write_atomic
 
 NAME = "grade.json"
 
@@ -97,3 +97,22 @@ def graded_now(out, fps, sid, before=None):
     With before ({sid: stamp()} when the run began, for --force): one
     written since."""
     return current_record(out, sid, fps[sid])[0] is not None and (before is None or stamp(out, sid) != before[sid])
+
+
+def the_class(out, max_points, present=None):
+    """(the class's rows, [sids of records left out]): every record in OUT
+    (of the students present, when given: {sid}), and a row of its own
+    for each roster student with nothing handed in (OUT/term.json); sorted
+    by sid. The one list the gradebook, the histogram, the feedback and
+    the class page are made of."""
+    kept, gone = [], []
+    for sid, r in load_all(out):
+        if present is not None and sid not in present:
+            gone.append(sid)
+        else:
+            kept.append(r)
+    for sid, info in sorted(term.load(out).get("students", {}).items()):
+        if info.get("no_submission") and not any(r["student"] == sid for r in kept):
+            kept.append({"student": sid, "status": STATUS_NONE, "total": 0, "max_score": max_points, "tests": [],
+                         "flags": ""})
+    return sorted(kept, key=lambda r: r["student"]), gone

@@ -1,8 +1,32 @@
-"""What the student and Gradescope get: feedback.txt and results.json."""
+"""What the student and Gradescope get: feedback.txt and results.json, each
+with the grade's account (the autograded points, what this host could
+award, each penalty and manual mark, the final figure: the export's)."""
+import json
+import os
 import re
 
 from .perf_feedback import text as performance_text
-from .util import STATUS_BUILD
+from .util import STATUS_BUILD, STATUS_NONE, write_atomic
+
+
+def grade_account(r, f=None, ungraded=0):
+    """(lines, final) of r's grade: its autograded total, then, with f
+    (term.finals' entry) the late penalty and the manual marks, and the
+    final figure; ungraded: the points this host could not award."""
+    mx = r["max_score"]
+    host = (f" (this host could award {mx - ungraded:g}: {ungraded:g} need a GPU and were not graded here)"
+            if ungraded else "")
+    lines = ["Grade:", f"  autograded  {r['total']:g} of {mx:g}{host}"]
+    final = r["total"]
+    if f:
+        if f.get("late_penalty"):
+            lines.append(f"  late        -{f['late_penalty']:g} ({f['late_days']} day(s) late: {f['per_day']:g}% of "
+                         f"{f['graded']:g} a day, at most {f['cap']:g}%)")
+        if f.get("manual"):
+            lines.append(f"  manual      {f['manual']:+g}" + (f" ({f['comment']})" if f.get("comment") else ""))
+        final = f["final"]
+    lines.append(f"  final       {final:g} of {mx - ungraded:g}")
+    return lines, final
 
 
 def clean_log(log, limit=150):
@@ -14,8 +38,11 @@ def clean_log(log, limit=150):
     return "\n".join(lines)
 
 
-def gradescope_json(r, log):
+def gradescope_json(r, log, account=None):
+    """account: grade_account()'s (lines, final): the score is the final."""
     out = f"Status: {r['status']}. Score: {r['total']:g}/{r['max_score']:g}."
+    if account:
+        out += "\n" + "\n".join(account[0])
     if r.get("message"):
         out += "\n" + r["message"]
     if log and r["status"] == STATUS_BUILD:
@@ -30,17 +57,22 @@ def gradescope_json(r, log):
         if "extra_data" in t:
             g["extra_data"] = t["extra_data"]
         tests.append(g)
-    return {"score": r["total"], "execution_time": r.get("seconds", 0), "output": out, "output_format": "text",
+    extra = {}
+    if account:
+        extra["grade"] = {line.split()[0]: line.split(None, 1)[1] for line in account[0][1:]}
+    return {"score": account[1] if account else r["total"], "execution_time": r.get("seconds", 0), "output": out, "output_format": "text",
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests,
             "extra_data": {"status": r["status"], "lab": r.get("lab"), "host": r.get("host"),
-                           "graded_at": r.get("graded_at")}}
+                           "graded_at": r.get("graded_at"), **extra}}
 
 
-def feedback(r, log, lab_num, lab_name):
+def feedback(r, log, lab_num, lab_name, account=None):
     lines = [f"Lab {lab_num} ({lab_name}): {r['student']}",
              f"Status: {r['status']}",
              f"Score:  {r['total']:g} / {r['max_score']:g}",
-             f"Graded: {r.get('graded_at')} on {r.get('host')}", ""]
+             *([f"Graded: {r.get('graded_at')} on {r.get('host')}"] if r.get("graded_at") else []), ""]
+    if account:
+        lines += account[0] + [""]
     if r.get("message"):
         lines += [r["message"], ""]
     if r["status"] == STATUS_BUILD and log:
@@ -59,3 +91,27 @@ def feedback(r, log, lab_num, lab_name):
         lines.append("No test was run, so no test scored.")
     perf = performance_text(r["tests"], r.get("performance_chart", ""))
     return "\n".join(lines) + "\n" + ("\n" + perf if perf else "")
+
+
+def explain(out, lab, records, finals=None):
+    """Every student's feedback.txt and results.json written again with
+    the grade's account (make grade's merge: the term's late policy and
+    manual marks are known only then); a student with nothing handed in
+    gets both files too, saying so."""
+    ungraded = float(lab.get("gpu_points") or 0)
+    for r in records:
+        folder = os.path.join(out, "students", r["student"])
+        account = grade_account(r, (finals or {}).get(r["student"]), ungraded) if finals or ungraded else None
+        if r["status"] == STATUS_NONE:
+            os.makedirs(folder, exist_ok=True)
+            r = {"tests": [], "message": "Nothing was handed in for this lab.", "graded_at": None, "host": None, **r}
+        log = ""
+        try:
+            with open(os.path.join(out, "logs", r["student"], "problem.log"), errors="replace") as f:
+                log = f.read()
+        except OSError:
+            pass
+        if not os.path.isdir(folder):
+            continue
+        write_atomic(os.path.join(folder, "results.json"), json.dumps(gradescope_json(r, log, account), indent=1))
+        write_atomic(os.path.join(folder, "feedback.txt"), feedback(r, log, lab["num"], lab["name"], account))

@@ -8,10 +8,13 @@ input and reads its output:
 
   1. Each student's files (the lab's STUDENT_FILES, found and unpacked as
      the grader finds them) are joined into one text per student.
-  2. Boilerplate: sim_c compares each text with the lab's skeleton (the
-     skeleton as its "old" file, after '/'); the lines inside those runs are
-     the skeleton's own code (the signatures, the stubs a student left) and
-     are blanked, keeping the line numbers. The first and last line of such
+  2. Boilerplate: sim_c compares each text with the base (its "old" file,
+     after '/'): the lab's skeleton and every other file the lab hands out
+     (labs/LAB/*.c, *.cu, *.h: drivers, helpers), and the files the
+     instructor names with --base (lecture code, a leaked reference: MOSS's
+     -b). The lines inside those runs are the base's own code (the
+     signatures, the stubs a student left, code every student grew from)
+     and are blanked, keeping the line numbers. The first and last line of such
      a run are blanked only when they have the shape of a skeleton line: a
      run may begin or end in the middle of a student's line.
   3. sim_c compares every pair of blanked texts (-e: each pair on its own;
@@ -19,6 +22,13 @@ input and reads its output:
      that lie in runs with the other one: (matched_A + matched_B) /
      (tokens_A + tokens_B), 0 to 100. A submission that is only the
      skeleton has no tokens left, and scores 0 with everyone.
+  4. Memory: the archive of past terms (ARCHIVE/labN/TERM/STUDENT/FILES,
+     a class kept there with --keep TERM) is compared too; a pair with a
+     past submission is named TERM~STUDENT and labelled "past term TERM"
+     (past submissions are not compared with each other).
+  5. A class whose median pair scores --median-warning or more shares more
+     than a start (a leaked solution, or a base not named): the report and
+     the command say so.
 
     instructor/similarity [-o OUT] [--threshold P] [--min-run R] [--views N] LAB SUBMISSIONS_DIR
 """
@@ -35,8 +45,9 @@ import subprocess
 import sys
 import tempfile
 
-from . import lms
-from .unpack import collect, refused, submissions
+from . import lms, term
+from .classpage import write_class_page
+from .unpack import class_folder, collect, refused, submissions
 from .util import KIT, Problem, make_var, write_atomic
 
 SIM = "sim_c"
@@ -51,6 +62,10 @@ FILE_THRESHOLD = 80.0
 # Per lab, from the self-test's classes (maintainer/selftest/similarity/calibrate.py):
 THRESHOLDS = os.path.join(KIT, "instructor", "similarity.conf")
 CONTEXT = 20           # pairs below the threshold shown in the report, for scale
+MEDIAN_WARNING = 60.0  # percent: a class's median pair from here up gets a warning
+ARCHIVE = os.path.join(KIT, "build", "similarity-archive")
+PAST = "~"             # TERM~STUDENT: a past term's submission
+SOURCES = (".c", ".cu", ".h", ".cuh")
 MAX_ROWS = 1000        # pairs in the report's table (similarity.csv has all)
 MAX_VIEWS = 200        # side-by-side pages, for the pairs from the top
 FILE_MARK = "/* ==== {} ==== */"
@@ -145,6 +160,8 @@ def pair_scores(tokens, runs):
     out = {}
     for i, a in enumerate(names):
         for b in names[i + 1:]:
+            if PAST in a and PAST in b:
+                continue  # two past terms' submissions: compared in their own terms
             ma, mb = min(matched.get((a, b), 0), size[a]), min(matched.get((b, a), 0), size[b])
             total = size[a] + size[b]
             out[(a, b)] = (round(100.0 * (ma + mb) / total, 1) if total else 0.0, ma, mb)
@@ -194,6 +211,61 @@ def joined(files):
         lines.append(FILE_MARK.format(name) + "\n")
         lines += [line + "\n" for line in text.split("\n")]
     return lines
+
+
+def handed_out(lab_name, lab_files, named=()):
+    """The base: the lab's skeleton files, its other handed-out sources,
+    then the files named (--base), each (name, text)."""
+    folder = os.path.join(KIT, "labs", lab_name)
+    paths = [os.path.join(folder, n) for n in lab_files]
+    paths += sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                    if n.endswith(SOURCES) and n not in lab_files)
+    base = []
+    for p in paths + list(named):
+        try:
+            with open(p, encoding="utf-8", errors="replace") as f:
+                base.append((os.path.basename(p), f.read().replace("\r\n", "\n")))
+        except OSError as e:
+            sys.exit(f"similarity: the base file {p} cannot be read: {e.strerror}")
+    return base
+
+
+def past_terms(archive, lab, lab_files, keep=None):
+    """{TERM~STUDENT: [(file name, text)]} of the archive's past terms of
+    the lab (the term being kept now left out)."""
+    folder = os.path.join(archive, f"lab{lab}")
+    texts = {}
+    for term in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if term == keep or not os.path.isdir(os.path.join(folder, term)):
+            continue
+        for sid in sorted(os.listdir(os.path.join(folder, term))):
+            files = []
+            for name in lab_files:
+                p = os.path.join(folder, term, sid, name)
+                if os.path.isfile(p):
+                    with open(p, encoding="utf-8", errors="replace") as f:
+                        files.append((name, f.read()))
+            if files:
+                texts[f"{term}{PAST}{sid}"] = files
+    return texts
+
+
+def keep_term(archive, lab, term, texts):
+    """This class's files into the archive as TERM (replacing a TERM kept
+    before); returns its folder."""
+    folder = os.path.join(archive, f"lab{lab}", term)
+    shutil.rmtree(folder, ignore_errors=True)
+    for sid, files in texts.items():
+        os.makedirs(os.path.join(folder, sid))
+        for name, text in files:
+            write_atomic(os.path.join(folder, sid, name), text)
+    return folder
+
+
+def past_label(pair):
+    """'past term TERM' for a pair with a past submission, else ''."""
+    past = [x.split(PAST)[0] for x in pair if PAST in x]
+    return f"past term {past[0]}" if past else ""
 
 
 def run_sim(args, names, cwd):
@@ -305,18 +377,19 @@ def csv_text(pairs, per_file=None):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["student_a", "student_b", "score", "matched_tokens_a", "matched_tokens_b"] +
-               (["most_alike_file", "its_score"] + [f"score_{f}" for f in files] if files else []))
+               (["most_alike_file", "its_score"] + [f"score_{f}" for f in files] if files else []) + ["past"])
     for (a, b), (score, ma, mb) in pairs:
         mine = per_file.get((a, b), {})
         top = max(mine.items(), key=lambda kv: (kv[1], kv[0]), default=("", 0.0))
         w.writerow([a, b, f"{score:g}", ma, mb] +
-                   ([top[0], f"{top[1]:g}"] + [f"{mine.get(f, 0):g}" for f in files] if files else []))
+                   ([top[0], f"{top[1]:g}"] + [f"{mine.get(f, 0):g}" for f in files] if files else []) +
+                   [past_label((a, b))])
     return buf.getvalue()
 
 
 STYLE = """body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}th{cursor:pointer;background:#eee}
-tr.below td{color:#888}td.num{text-align:right}
+tr.below td{color:#888}td.num{text-align:right}.warn{background:#fdd;padding:.4em}
 .cols{display:flex;gap:1em}.col{flex:1;min-width:0}pre{font-size:12px;line-height:1.35;margin:0;
 overflow-x:auto;border:1px solid #ccc}pre span{display:block;white-space:pre}.b{color:#aaa}
 .ln{color:#999;display:inline-block;min-width:5em}.m0{background:#fdd}.m1{background:#dfd}.m2{background:#ddf}
@@ -354,7 +427,22 @@ def shown(pairs, threshold):
     return above[:MAX_ROWS] + [p for p in pairs if p[1][0] < threshold][:CONTEXT], len(above)
 
 
-def report_html(lab, pairs, threshold, skipped, count, min_run, views):
+def median_of(pairs):
+    """The median score of the class's own pairs (past terms' left out)."""
+    own = [p[1][0] for p in pairs if not past_label(p[0])]
+    return statistics.median(own) if own else 0.0
+
+
+def median_warning(median, limit):
+    """The warning for a class whose median pair is limit or more, or ''."""
+    if median < limit:
+        return ""
+    return (f"the median pair scores {median:g}% (warning from {limit:g}%): most of the class shares code that "
+            "the base does not hold (a solution that went round, lecture code not named with --base). Name it "
+            "with --base (make similarity BASE=...) and compare again")
+
+
+def report_html(lab, pairs, threshold, skipped, count, min_run, views, warning="", base_names=(), past=0):
     rows_shown, n_above = shown(pairs, threshold)
     above = [p for p in rows_shown if p[1][0] >= threshold]
     below = [p for p in rows_shown if p[1][0] < threshold]
@@ -363,16 +451,20 @@ def report_html(lab, pairs, threshold, skipped, count, min_run, views):
         for (a, b), (score, ma, mb) in chosen:
             view = (f"<a href='{html.escape(pair_file(a, b))}'>side by side</a>" if (a, b) in views else
                     f"(only the top {len(views)} pairs have a view)")
+            label = past_label((a, b))
             rows.append(f"<tr class='{cls}'><td class='num'>{score:g}</td><td>{html.escape(a)}</td>"
-                        f"<td>{html.escape(b)}</td><td class='num'>{ma}</td><td class='num'>{mb}</td>"
-                        f"<td>{view}</td></tr>")
+                        f"<td>{html.escape(b)}{f' <b>({html.escape(label)})</b>' if label else ''}</td>"
+                        f"<td class='num'>{ma}</td><td class='num'>{mb}</td><td>{view}</td></tr>")
     skipped_html = "".join(f"<li>{html.escape(s)}: {html.escape(w)}</li>" for s, w in sorted(skipped.items()))
-    median = statistics.median(p[1][0] for p in pairs) if pairs else 0
+    median = median_of(pairs)
     body = (f"<h1>Lab {html.escape(lab)}: similar submissions</h1>"
-            f"<p>{count} submissions compared, {len(pairs)} pairs (the median pair scores {median:g}%). "
+            + (f"<p class='warn'><b>Warning:</b> {html.escape(warning)}.</p>" if warning else "") +
+            f"<p>Left out before comparing (the base): {html.escape(', '.join(base_names))}."
+            + (f" {past} submissions of past terms compared too (pairs labelled)." if past else "") + "</p>"
+            f"<p>{count} submissions compared, {len(pairs)} pairs (the median pair of the class scores {median:g}%). "
             f"{n_above} pairs at or above the threshold "
             f"of {threshold:g}% (the share of both submissions' tokens that lie in runs of at least {min_run} "
-            f"equal tokens with the other, the skeleton's own code left out); the {len(below)} next pairs "
+            f"equal tokens with the other, the base's own code left out); the {len(below)} next pairs "
             f"below it in grey, for scale. Identifiers, layout and comments do not count: a renamed copy "
             f"scores as a copy. A high score is a place to look, not a verdict: read the pair side by "
             f"side.{f' The table shows the first {MAX_ROWS} of them; similarity.csv has every pair.' if n_above > MAX_ROWS else ''}"
@@ -432,11 +524,26 @@ def arguments(doc, argv=None):
                     help=f"equal tokens in the shortest run that counts (sim_c -r) [{MIN_RUN}]")
     ap.add_argument("--views", type=int, default=MAX_VIEWS,
                     help=f"side-by-side pages for this many pairs from the top [{MAX_VIEWS}]")
+    ap.add_argument("--base", action="append", default=[], metavar="FILE",
+                    help="a file every student may have started from (lecture code, a leaked reference), left out "
+                    "before comparing like the lab's own handed-out code; again for more")
+    ap.add_argument("--archive", default=ARCHIVE,
+                    help="the archive of past terms, compared too (ARCHIVE/labN/TERM/STUDENT/) "
+                    "[build/similarity-archive]")
+    ap.add_argument("--keep", metavar="TERM", help="keep this class in the archive as TERM (e.g. 2026-fall), "
+                    "for the terms to come")
+    ap.add_argument("--median-warning", type=float, default=MEDIAN_WARNING,
+                    help=f"warn when the class's median pair scores this or more [{MEDIAN_WARNING:g}]")
     args = ap.parse_args(argv)
+    if args.keep and (PAST in args.keep or "/" in args.keep or args.keep.startswith(".")):
+        sys.exit(f"similarity: --keep {args.keep}: a term's name has no '{PAST}', '/' or leading '.'")
+    for b in args.base:
+        if not os.path.isfile(b):
+            sys.exit(f"similarity: --base {b} is not a file")
     if not args.lab.isdigit():
         sys.exit("similarity: LAB is a lab's number, e.g. 1")
-    if not os.path.isdir(args.submissions):
-        sys.exit(f"similarity: {args.submissions} is not a folder")
+    if not os.path.exists(args.submissions):
+        sys.exit(f"similarity: {args.submissions} is not there: give the class's folder, or the LMS's download")
     threshold, file_threshold = thresholds_of(args.lab)
     args.threshold = threshold if args.threshold is None else args.threshold
     args.file_threshold = file_threshold if args.file_threshold is None else args.file_threshold
@@ -450,21 +557,23 @@ def main(doc, argv=None):
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "similarity", f"lab{args.lab}"))
     lab_name = make_var(args.lab, "LAB_NAME")
     lab_files = make_var(args.lab, "STUDENT_FILES").split()
-    skeleton = []
-    for name in lab_files:
-        with open(os.path.join(KIT, "labs", lab_name, name)) as f:
-            skeleton.append((name, f.read()))
+    base = handed_out(lab_name, lab_files, args.base)
+    grades = os.path.abspath(args.grades or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
     with tempfile.TemporaryDirectory(prefix="kit-similarity-") as work:
         # An LMS download staged as instructor/grade stages it, with the same
         # roster, so that the pairs name the students as the gradebook does.
-        folder, _, _, said = lms.stage_class(os.path.abspath(args.submissions), os.path.join(work, "lms"), lab_files,
-                                             args.roster, args.grades or os.path.join(KIT, "build", "grade",
-                                                                                      f"lab{args.lab}"), "similarity")
+        folder = class_folder(os.path.abspath(args.submissions), os.path.join(work, "download"), "similarity")
+        folder, _, _, said = lms.stage_class(folder, os.path.join(work, "lms"), lab_files, args.roster, grades,
+                                             "similarity")
         if said:
             print(f"similarity: {said}", file=sys.stderr)
         texts, skipped = gather(lab_files, folder, work)
-        scores, runs, boiler, lines = compare(texts, skeleton, work, args.min_run)
-        per_file = file_scores(texts, boiler, lines, work, args.min_run)
+        past = past_terms(args.archive, args.lab, lab_files, args.keep)
+        scores, runs, boiler, lines = compare({**texts, **past}, base, work, args.min_run)
+        per_file = file_scores({**texts, **past}, boiler, lines, work, args.min_run)
+        if args.keep:
+            print(f"similarity: this class kept as {args.keep} in "
+                  f"{keep_term(args.archive, args.lab, args.keep, texts)}", file=sys.stderr)
     pairs = ranked(scores)
     # A pair with one copied file is reported with the whole pairs: listed
     # first, at the score of its most alike file.
@@ -479,8 +588,10 @@ def main(doc, argv=None):
     for (a, b), (score, _, _) in shown(pairs, args.threshold)[0][:args.views]:
         write_atomic(os.path.join(out, pair_file(a, b)), pair_html(a, b, score, runs, lines, boiler))
         views.add((a, b))
-    write_atomic(os.path.join(out, "report.html"), report_html(f"{args.lab} ({lab_name})", pairs, args.threshold,
-                                                              skipped, len(texts), args.min_run, views))
+    warning = median_warning(median_of(pairs), args.median_warning)
+    write_atomic(os.path.join(out, "report.html"), report_html(
+        f"{args.lab} ({lab_name})", pairs, args.threshold, skipped, len(texts), args.min_run, views, warning,
+        [name for name, _ in base], len(past)))
     above = sum(1 for p in pairs if p[1][0] >= args.threshold)
     print(f"similarity: lab {args.lab}, {len(texts)} submissions compared ({len(skipped)} without the lab's "
           f"files), {above} of {len(pairs)} pairs at or above {args.threshold:g}%"
@@ -488,5 +599,12 @@ def main(doc, argv=None):
              + ", ".join(f"{a}-{b} {max(per_file[(a, b)], key=per_file[(a, b)].get)}" for (a, b), _ in by_file) + ")"
              if by_file else ""), file=sys.stderr)
     for (a, b), (score, _, _) in pairs[:5]:
-        print(f"  {score:5.1f}%  {a}  {b}", file=sys.stderr)
+        label = past_label((a, b))
+        print(f"  {score:5.1f}%  {a}  {b}" + (f"  ({label})" if label else ""), file=sys.stderr)
+    if warning:
+        print(f"similarity: warning: {warning}", file=sys.stderr)
     print(f"{out}/report.html, {out}/similarity.csv", file=sys.stderr)
+    if os.path.isfile(os.path.join(grades, "lab.json")):
+        # The grading's class page shows these pairs from now on.
+        term.keep(grades, similarity=out)
+        print(f"similarity: the class's page: {write_class_page(grades, similarity=out)}", file=sys.stderr)

@@ -1,10 +1,15 @@
 """The term around the grades: the late policy (a deadline, a penalty per
 day late, a cap), manual marks (the report, a penalty) merged in, and the
-grade-import CSV of Canvas, Moodle or a plain one (make export).
+grade-import CSV of Canvas, Moodle or a plain one (make export), with the
+feedback files those LMSs take in bulk (lms_feedback.py).
 
 OUT/term.json keeps what instructor/grade was told (roster, deadline,
-penalty, cap, manual marks) and what the LMS said of each student, so that
-make export needs nothing more than LAB and FORMAT.
+penalty, cap, manual marks, --cpu-only) and what the LMS said of each
+student, so that make export needs nothing more than LAB and FORMAT.
+
+A partial grading (--cpu-only: the GPU tests' points could not be
+awarded here) takes its late penalties on the points it could award, and
+make export refuses it unless told (--partial) and then says so.
 
 Manual marks: a CSV with a header 'student,points[,comment]' (student: the
 gradebook's id); several rows of one student add up."""
@@ -81,6 +86,13 @@ def roster_file(given, out, tool):
     return path
 
 
+def keep(out, **values):
+    """Sets values in OUT/term.json (make similarity: where its report is)."""
+    term = load(out)
+    term.update(values)
+    write_atomic(os.path.join(out, "term.json"), json.dumps(term, indent=1))
+
+
 def save(out, args, meta):
     """Keeps the term's options and the LMS's word on each student (a run
     without them keeps the last run's)."""
@@ -89,15 +101,21 @@ def save(out, args, meta):
         v = getattr(args, k, None)
         if v not in (None, ""):
             term[k] = os.path.abspath(v) if k in ("manual", "roster") else v
+    if getattr(args, "cpu_only", None) is not None:
+        term["cpu_only"] = bool(args.cpu_only)
+    if getattr(args, "no_leaderboard", None) is not None:
+        term["leaderboard"] = not args.no_leaderboard
     if meta:
         term["students"] = meta
     write_atomic(os.path.join(out, "term.json"), json.dumps(term, indent=1))
     return term
 
 
-def finals(term, records):
-    """{student: {late_days, late_penalty, manual, comment, final}} for the
-    gradebook's term columns."""
+def finals(term, records, ungraded=0):
+    """{student: {late_days, late_penalty, manual, comment, final, graded,
+    per_day, cap}} for the gradebook's term columns and each student's
+    account of the grade. ungraded: the points this host could not award
+    (lab.json's gpu_points); the late penalty is a share of the rest."""
     students = term.get("students", {})
     manual = read_manual(term.get("manual"))
     per_day, cap = float(term.get("late_per_day") or 0), float(term.get("late_cap") or 100)
@@ -107,10 +125,12 @@ def finals(term, records):
         days = days_late(info.get("submitted"), term.get("deadline"))
         if not info.get("submitted") and info.get("late"):
             days = 1  # Canvas says late, and no time says by how much: one day
-        pen = late_penalty(days, per_day, cap, r["max_score"])
+        graded = r["max_score"] - ungraded
+        pen = late_penalty(days, per_day, cap, graded)
         pts, why = manual.get(r["student"], (0.0, ""))
         out[r["student"]] = {"late_days": days, "late_penalty": pen, "manual": pts, "comment": why,
-                             "final": round(max(0.0, r["total"] - pen + pts), 2)}
+                             "final": round(max(0.0, r["total"] - pen + pts), 2), "graded": graded,
+                             "per_day": per_day, "cap": cap}
     return out
 
 
@@ -118,9 +138,18 @@ def active(term):
     return any(term.get(k) for k in ("deadline", "late_per_day", "manual", "students"))
 
 
-def export(out, fmt, assignment=None):
+def partial_points(lab):
+    """(the points this grading could award, those it could not) of
+    lab.json."""
+    ungraded = float(lab.get("gpu_points") or 0)
+    return float(lab["max_points"]) - ungraded, ungraded
+
+
+def export(out, fmt, assignment=None, partial=False):
     """The grade-import CSV of the LMS (canvas, moodle or csv) from
-    OUT/gradebook.csv and OUT/term.json; returns (path, rows written)."""
+    OUT/gradebook.csv and OUT/term.json; returns (path, rows written, what
+    to say of a partial grading or ''). A partial grading is refused
+    unless partial: its Points Possible is what it could award."""
     try:
         with open(os.path.join(out, "gradebook.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
@@ -131,6 +160,14 @@ def export(out, fmt, assignment=None):
     term = load(out)
     students = term.get("students", {})
     title = assignment or f"Lab {lab['num']}"
+    possible, ungraded = partial_points(lab)
+    said = ""
+    if ungraded:
+        said = (f"a partial grading: this host could award {possible:g} of lab {lab['num']}'s "
+                f"{lab['max_points']:g} points ({ungraded:g} need a GPU: graded with --cpu-only)")
+        if not partial:
+            raise SystemExit(f"export: {said}. Regrade on a GPU host, or export these grades out of {possible:g} "
+                             "anyway with --partial (make export ... PARTIAL=1)")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     grade = (lambda r: r.get("final") or r["total"])
@@ -139,30 +176,32 @@ def export(out, fmt, assignment=None):
         # and Section identify the row; the assignment's column is matched by
         # its name (rename it to Canvas's 'Lab 2 (4711)' or choose on import).
         w.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title])
-        w.writerow(["    Points Possible", "", "", "", "", f"{lab['max_points']:g}"])
+        w.writerow(["    Points Possible", "", "", "", "", f"{possible:g}"])
         for r in rows:
             s = students.get(r["student"], {})
-            w.writerow([s.get("name") or r["student"], s.get("lms_id", ""), "", s.get("lms_login") or r["student"],
-                        s.get("section", ""), grade(r)])
+            w.writerow([s.get("name") or r["student"], s.get("lms_id", ""), s.get("sis_id", ""),
+                        s.get("lms_login") or r["student"], s.get("section", ""), grade(r)])
     elif fmt == "moodle":
         # Moodle: Grades > Import > CSV file; map 'Email address' (or 'ID
-        # number') to the user, the lab's column to the assignment, Feedback.
+        # number': the profile's idnumber, from the roster; empty without
+        # one, never the participant number of a download) to the user, the
+        # lab's column to the assignment, Feedback.
         w.writerow(["Full name", "Email address", "ID number", title, "Feedback"])
         for r in rows:
             s = students.get(r["student"], {})
-            fb = f"{r['status']}; autograded {r['total']} of {r['max']}" + (
+            fb = f"{r['status']}; autograded {r['total']} of {possible:g}" + (
                 f"; manual {r['manual']}" if r.get("manual") not in (None, "", "0") else "") + (
                 f"; late {r['late_days']} day(s), -{r['late_penalty']}" if r.get("late_days") not in (None, "", "0")
                 else "")
-            w.writerow([s.get("name") or r["student"], s.get("email", ""), s.get("lms_id", ""), grade(r), fb])
+            w.writerow([s.get("name") or r["student"], s.get("email", ""), s.get("idnumber", ""), grade(r), fb])
     elif fmt == "csv":
         w.writerow(["student", "name", "lms_id", "status", "total", "max", "late_penalty", "manual", "final"])
         for r in rows:
             s = students.get(r["student"], {})
-            w.writerow([r["student"], s.get("name", ""), s.get("lms_id", ""), r["status"], r["total"], r["max"],
+            w.writerow([r["student"], s.get("name", ""), s.get("lms_id", ""), r["status"], r["total"], f"{possible:g}",
                         r.get("late_penalty", "0"), r.get("manual", "0"), grade(r)])
     else:
         raise SystemExit(f"export: FORMAT is canvas, moodle or csv, not '{fmt}'")
     path = os.path.join(out, f"export-{fmt}.csv")
     write_atomic(path, buf.getvalue())
-    return path, len(rows)
+    return path, len(rows), said

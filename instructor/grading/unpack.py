@@ -11,6 +11,7 @@ from .util import MAX_FILE, STATUS_MISSING, STATUS_REJECTED, Problem
 
 ARCHIVES = (".tar.gz", ".tgz", ".tar", ".zip")
 MAX_UNPACKED = 64 << 20     # all of one archive, unpacked
+MAX_CLASS = 8 << 30         # all of a whole-class archive, unpacked
 
 
 def student_id(name):
@@ -71,7 +72,7 @@ def archive_files(archive):
     return t, [(m.name, m.size, lambda m=m: t.extractfile(m)) for m in t.getmembers() if m.isfile()]
 
 
-def unpack(archive, dest):
+def unpack(archive, dest, limit=MAX_UNPACKED):
     """Writes the archive's regular files under dest, each name made
     relative: none can reach outside dest, whatever Python's tarfile
     offers (Debian 12's 3.11.2 has no extraction filters)."""
@@ -84,8 +85,8 @@ def unpack(archive, dest):
                 if name.startswith(("/", "..")):
                     continue
                 total += size
-                if total > MAX_UNPACKED:
-                    raise Problem(STATUS_MISSING, "the archive unpacks to more than 64 MiB")
+                if total > limit:
+                    raise Problem(STATUS_MISSING, f"the archive unpacks to more than {limit >> 20} MiB")
                 os.makedirs(os.path.join(dest, os.path.dirname(name)), exist_ok=True)
                 with opener() as fin, open(os.path.join(dest, name), "wb") as fout:
                     shutil.copyfileobj(fin, fout)
@@ -127,3 +128,25 @@ def collect(src, dest, wanted, work):
     if missing:
         raise Problem(STATUS_MISSING, f"the submission lacks {', '.join(missing)} (the lab's files are: "
                       f"{', '.join(wanted)}; a folder with them, or one .zip/.tar.gz of them)")
+
+
+def class_folder(path, dest, tool):
+    """The class folder of SUBMISSIONS: a folder as it is, or a whole-class
+    archive (Canvas's submissions.zip as downloaded, a .tar.gz of the
+    folders) unpacked into dest, which is emptied first; a single folder
+    at the archive's top is descended into."""
+    if os.path.isdir(path):
+        return path
+    if not (os.path.isfile(path) and path.endswith(ARCHIVES)):
+        raise SystemExit(f"{tool}: {path} is neither a folder nor an archive of the class's submissions "
+                         f"({', '.join(ARCHIVES)}): give the folder, or the LMS's download as it came")
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    try:
+        unpack(path, dest, MAX_CLASS)
+    except Problem as p:
+        raise SystemExit(f"{tool}: {p.message}")
+    names = [n for n in os.listdir(dest) if not n.startswith((".", "__MACOSX"))]
+    if len(names) == 1 and os.path.isdir(os.path.join(dest, names[0])):
+        return os.path.join(dest, names[0])
+    return dest

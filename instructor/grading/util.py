@@ -19,6 +19,7 @@ STATUS_TIMEOUT = "timed out"
 STATUS_CRASHED = "crashed"
 STATUS_REJECTED = "rejected"
 STATUS_ERROR = "grader error"
+STATUS_NONE = "no submission"   # a roster's student with nothing handed in: no record, a row of its own
 
 
 class Problem(Exception):

@@ -50,6 +50,9 @@ class Layout(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(folder)), ["anunez", "bjensen"])
         self.assertEqual(meta["bjensen"]["email"], "b@u.edu")
         self.assertTrue(meta["noshow"].get("no_submission"))
+        # Moodle's 'ID number' is the profile's idnumber, not the download's participant number
+        self.assertEqual((meta["bjensen"]["idnumber"], meta["bjensen"]["lms_id"]), ("777", "777"))
+        self.assertEqual(meta["anunez"]["lms"], "moodle")
 
     def test_plain_folders_left_alone(self):
         touch(os.path.join(self.dir, "in", "ann", "poisson.c"))

@@ -99,9 +99,10 @@ class PerFile(unittest.TestCase):
     def test_csv_columns(self):
         text = sim.csv_text([(("x", "y"), (21.2, 183, 183))], {("x", "y"): {"mandel.c": 100, "poisson.c": 0}})
         head, row = text.splitlines()
-        self.assertEqual(head.split(",")[5:], ["most_alike_file", "its_score", "score_mandel.c", "score_poisson.c"])
-        self.assertEqual(row, "x,y,21.2,183,183,mandel.c,100,100,0")
-        self.assertEqual(sim.csv_text([(("x", "y"), (1, 2, 3))]).splitlines()[0].count(","), 4)
+        self.assertEqual(head.split(",")[5:], ["most_alike_file", "its_score", "score_mandel.c", "score_poisson.c",
+                                               "past"])
+        self.assertEqual(row, "x,y,21.2,183,183,mandel.c,100,100,0,")
+        self.assertEqual(sim.csv_text([(("x", "y"), (1, 2, 3))]).splitlines()[0].count(","), 5)
 
 
 class Thresholds(unittest.TestCase):
@@ -125,3 +126,30 @@ class Thresholds(unittest.TestCase):
         for lab in range(1, 8):
             t, ft = sim.thresholds_of(lab)
             self.assertTrue(0 < t <= 100 and 0 < ft <= 100)
+
+
+class BaseAndMemory(unittest.TestCase):
+    def test_handed_out_code_is_in_the_base(self):
+        names = [n for n, _ in sim.handed_out("lab7-fft-poisson", ["fp_basics.c"])]
+        self.assertEqual(names[0], "fp_basics.c")
+        self.assertIn("fft_poisson_main.c", names)  # a driver students do not edit
+
+    def test_past_pairs_labelled_and_not_among_themselves(self):
+        scores = sim.pair_scores({"a.c": 10, "b.c": 10, "2025~x.c": 10, "2025~y.c": 10}, [])
+        self.assertNotIn(("2025~x", "2025~y"), scores)
+        self.assertIn(("2025~x", "a"), scores)
+        self.assertEqual(sim.past_label(("2025~x", "a")), "past term 2025")
+        self.assertEqual(sim.past_label(("a", "b")), "")
+
+    def test_median_warning(self):
+        pairs = [(("a", "b"), (99.0, 0, 0)), (("a", "c"), (98.0, 0, 0)), (("b", "c"), (10.0, 0, 0)),
+                 (("2025~x", "a"), (0.0, 0, 0))]
+        self.assertEqual(sim.median_of(pairs), 98.0)  # the past term's pair left out
+        self.assertIn("median pair scores 98%", sim.median_warning(98.0, 60))
+        self.assertEqual(sim.median_warning(59.9, 60), "")
+
+    def test_kept_term_read_back(self):
+        with tempfile.TemporaryDirectory() as d:
+            sim.keep_term(d, "1", "2025-fall", {"ann": [("matmult.c", "int a;\n")]})
+            self.assertEqual(sim.past_terms(d, "1", ["matmult.c"]), {"2025-fall~ann": [("matmult.c", "int a;\n")]})
+            self.assertEqual(sim.past_terms(d, "1", ["matmult.c"], keep="2025-fall"), {})

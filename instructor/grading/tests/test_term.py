@@ -49,7 +49,7 @@ class Export(unittest.TestCase):
         self.assertEqual(self.finals["bjensen"]["final"], 40)
 
     def read(self, fmt):
-        path, n = term.export(self.out, fmt)
+        path, n, _ = term.export(self.out, fmt)
         with open(path, newline="") as f:
             return list(csv.reader(f))
 
@@ -62,9 +62,69 @@ class Export(unittest.TestCase):
     def test_moodle(self):
         rows = self.read("moodle")
         self.assertEqual(rows[0][:4], ["Full name", "Email address", "ID number", "Lab 2"])
-        self.assertEqual(rows[2][:4], ["Bob Jensen", "b@u.edu", "12345", "40"])
+        # 'ID number' is the profile's idnumber: the roster's, else empty (never the LMS's user id)
+        self.assertEqual(rows[2][:4], ["Bob Jensen", "b@u.edu", "", "40"])
         self.assertIn("late 2 day(s)", rows[1][4])
 
     def test_unknown_format(self):
         with self.assertRaises(SystemExit):
             term.export(self.out, "blackboard")
+
+
+class Account(unittest.TestCase):
+    """The term's settings, the partial grading, and each grade's account."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.out = self.tmp.name
+        self.recs = [{"student": "late", "status": "graded", "total": 41, "max_score": 53, "tests": []}]
+        self.term = {"deadline": "2026-11-20T23:59", "late_per_day": 10, "late_cap": 50,
+                     "students": {"late": {"lms_id": "7", "name": "Late Lee", "sis_id": "S-7", "idnumber": "u7",
+                                           "email": "l@u.edu", "submitted": "2026-11-22T10:00"}}}
+        with open(os.path.join(self.out, "term.json"), "w") as f:
+            json.dump(self.term, f)
+        with open(os.path.join(self.out, "lab.json"), "w") as f:
+            json.dump({"num": "7", "name": "lab7-fft-poisson", "max_points": 53, "gpu_points": 12}, f)
+        finals = term.finals(self.term, self.recs, 12)
+        with open(os.path.join(self.out, "gradebook.csv"), "w") as f:
+            f.write(gradebook.gradebook_csv([], self.recs, finals))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_penalty_on_the_points_graded(self):
+        f = term.finals(self.term, self.recs, 12)["late"]
+        self.assertEqual((f["late_days"], f["late_penalty"], f["graded"]), (2, 8.2, 41))  # 20% of 41, not of 53
+        self.assertEqual(term.finals(self.term, self.recs)["late"]["late_penalty"], 10.6)  # all graded: of 53
+
+    def test_partial_export_refused_without_the_flag(self):
+        with self.assertRaises(SystemExit) as e:
+            term.export(self.out, "canvas")
+        self.assertIn("could award 41 of lab 7's 53", str(e.exception))
+        self.assertIn("--partial", str(e.exception))
+
+    def test_partial_export_out_of_what_was_graded(self):
+        path, n, said = term.export(self.out, "canvas", partial=True)
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertIn("partial", said)
+        self.assertEqual(rows[1][-1], "41")                    # Points Possible: what this host could award
+        self.assertEqual(rows[2], ["Late Lee", "7", "S-7", "late", "", "32.8"])  # SIS User ID from the roster
+
+    def test_moodle_idnumber_from_the_roster(self):
+        path, _, _ = term.export(self.out, "moodle", partial=True)
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[1][:4], ["Late Lee", "l@u.edu", "u7", "32.8"])
+
+    def test_cpu_only_kept(self):
+        class Args:
+            cpu_only, no_leaderboard = True, False
+        term.save(self.out, Args, {})
+        self.assertTrue(term.load(self.out)["cpu_only"])
+        Args.cpu_only = None  # a run that does not say keeps it
+        term.save(self.out, Args, {})
+        self.assertTrue(term.load(self.out)["cpu_only"])
+        Args.cpu_only = False  # --no-cpu-only forgets it
+        term.save(self.out, Args, {})
+        self.assertFalse(term.load(self.out)["cpu_only"])

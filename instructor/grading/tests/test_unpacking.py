@@ -108,3 +108,24 @@ class Unpacking(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WholeClass(unittest.TestCase):
+    def test_canvas_zip_as_downloaded(self):
+        with tempfile.TemporaryDirectory() as d:
+            z = os.path.join(d, "submissions.zip")
+            with zipfile.ZipFile(z, "w") as f:
+                f.writestr("jensenbob_12345_678910_matmult.c", "int x;\n")
+                f.writestr("doealice_late_12346_678911_matmult.c", "int y;\n")
+            folder = unpack.class_folder(z, os.path.join(d, "dl"), "grade")
+            self.assertEqual(sorted(os.listdir(folder)), ["doealice_late_12346_678911_matmult.c",
+                                                          "jensenbob_12345_678910_matmult.c"])
+            self.assertEqual(unpack.class_folder(d, "unused", "grade"), d)  # a folder as it is
+
+    def test_not_a_class(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "notes.txt")
+            open(p, "w").close()
+            with self.assertRaises(SystemExit) as e:
+                unpack.class_folder(p, os.path.join(d, "dl"), "grade")
+            self.assertIn("neither a folder nor an archive", str(e.exception))

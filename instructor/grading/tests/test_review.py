@@ -1,0 +1,53 @@
+"""Review reasons from code, and the sandbox's record (grading/review.py)."""
+import os
+import tempfile
+import unittest
+
+from grading import review
+
+
+class Code(unittest.TestCase):
+    def test_comments_and_strings_are_not_code(self):
+        text = ('/* Thomas solves tridiagonal systems: system(s) of ... */\n'
+                '// fork() here would be wrong\n'
+                'const char *s = "kill the system";\nchar c = \'"\';\n'
+                'int f(void) { return 0; }\n')
+        self.assertEqual(review.flags_of(text), set())
+        # a blanked text keeps its lines
+        self.assertEqual(review.code_only(text).count("\n"), text.count("\n"))
+
+    def test_calls_in_code_are(self):
+        text = 'int f(void) { /* fine */ system("ls"); return fork(); }\n'
+        self.assertEqual(review.flags_of(text), {"system", "fork"})
+
+    def test_a_string_does_not_hide_what_follows(self):
+        self.assertEqual(review.flags_of('puts("a \\" b"); popen("x", "r");'), {"popen"})
+
+    def test_the_labs_own_calls_are_no_finding(self):
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("sub/a.c", "void g(void) { kill(0, 9); fork(); }"),
+                               ("ref/a.c", "void g(void) { fork(); }")):
+                os.makedirs(os.path.join(d, os.path.dirname(name)), exist_ok=True)
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            self.assertEqual(review.review_flags(os.path.join(d, "sub")), "fork kill")
+            self.assertEqual(review.review_flags(os.path.join(d, "sub"), [os.path.join(d, "ref")]), "kill")
+
+
+class Record(unittest.TestCase):
+    def test_refusals_in_words(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "12"), "w") as f:
+                f.write("opened /etc/shadow\nopened /etc/shadow\ndenied /kit/x (Read-only file system)\n"
+                        "garbage\nopened /a\nopened /b\nopened /c\nopened /d\n")
+            with open(os.path.join(d, "processes"), "w") as f:
+                f.write("left 5 (test_lab1)\n")
+            said = review.refusals(d)
+        self.assertTrue(said.startswith("sandbox refused: opened outside the sandbox's view: /etc/shadow, /a, /b, "
+                                        "/c and 1 more; writes denied: /kit/x"), said)
+        self.assertTrue(said.endswith("processes left running (killed): 5 (test_lab1)"), said)
+
+    def test_nothing_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(review.refusals(d), "")
+        self.assertEqual(review.refusals("/nonexistent"), "")
