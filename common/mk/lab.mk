@@ -1,10 +1,11 @@
 # Builds one lab. The top-level Makefile calls it as
-#   make -f common/mk/lab.mk LAB=N all      [IMPL=reference | SUBMISSION=DIR] [BUILD=DIR] [OPT=...]
+#   make -f common/mk/lab.mk LAB=N all      [IMPL=... | SUBMISSION=DIR] [BUILD=DIR] [OPT=...]
 #   make -f common/mk/lab.mk LAB=N check    [RESULTS=FILE] [CHECK_ARGS=...]
 #
 # The student's files (the lab's STUDENT_FILES, its one source of truth) are
-# taken from labs/labN-*/ by default, from reference/labN-*/ with
-# IMPL=reference, or from SUBMISSION=DIR. Everything else (headers, drivers,
+# taken from labs/labN-*/ by default (IMPL=skeleton), from the kit's
+# solution (REF_DIR, not in the student copy) with the IMPL that names it,
+# or from SUBMISSION=DIR. Everything else (headers, drivers,
 # tests, common code) always comes from the kit, so a submission cannot
 # replace a header or a test.
 #
@@ -12,16 +13,24 @@
 #   STUDENT_FILES   the files the student edits (.c or .cu)
 #   DRIVERS         programs built from the kit's sources plus the student's objects
 #   <driver>_SRCS   the kit sources of each driver
-#   <driver>_LDFLAGS  its own link flags (an MPI checker program's:
-#                   CHECKER_MPI_LDFLAGS, autograder/mpi_checker/checker.mk)
-#   TEST_SRCS       the test sources (default: autograder/labN/*.c)
+#   <driver>_LDFLAGS  its own link flags
 #   LAB_CFLAGS, LAB_LDLIBS, LAB_KIT_SRCS (extra kit sources linked everywhere),
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
+#   EXTRA_TARGETS   more files `all` must build (with rules of their own:
+#                   an offload probe)
+#   and the lab's own `bench` and `demo` targets.
+# Its tests' autograder/labN/tests.mk (where the tests need more than the
+# test binary), included after it, sets:
+#   TEST_PROGRAMS   programs the tests run, built as DRIVERS are, with
+#                   <program>_SRCS and <program>_LDFLAGS (an MPI checker
+#                   program's: CHECKER_MPI_SRCS and CHECKER_MPI_LDFLAGS,
+#                   autograder/mpi_checker/checker.mk)
+#   TEST_SRCS       the test sources (default: autograder/labN/*.c)
 #   TEST_STUDENT_OBJS, TEST_LD (the test binary's student objects and linker:
 #                   default all of them and LAB_LD),
-#   EXTRA_TARGETS   more files `all` must build (with rules in the lab's lab.mk:
-#                   an MPI test program, an offload binary)
-#   and the lab's own `bench` and `demo` targets.
+#   EXTRA_TARGETS += test programs with rules of their own
+# Only the tests' objects see autograder/'s headers and Check's (TEST_CFLAGS):
+# the lab's and common code never include them.
 
 include common/mk/config.mk
 
@@ -36,13 +45,15 @@ BUILD    ?= build/lab$(LAB)
 KIT_BUILD ?= build/kit/lab$(LAB)
 
 DRIVERS :=
+TEST_PROGRAMS :=
 EXTRA_TARGETS :=
 LAB_CFLAGS :=
 LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
-include autograder/mpi_checker/checker.mk
 include $(LAB_DIR)/lab.mk
+include autograder/mpi_checker/checker.mk
+-include $(TEST_DIR)/tests.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
 # The student objects linked into the test binary, and its linker: all of
@@ -72,7 +83,8 @@ STUDENT_SECTIONS = -ffunction-sections -fdata-sections
 # -D_DEFAULT_SOURCE: -std=c17 alone hides M_PI (and POSIX's calls) from
 # the student's files.
 STUDENT_CFLAGS = $(CSTD) -D_DEFAULT_SOURCE $(OPT) -g -gdwarf-4 $(WARN) -fPIC $(STUDENT_SECTIONS) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
-KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon -Iautograder $(CHECK_CFLAGS) $(LAB_CFLAGS)
+KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
+TEST_CFLAGS    = -Iautograder $(CHECK_CFLAGS)
 KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
 STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
 
@@ -84,7 +96,9 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
 GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/runner/*.c) autograder/mpi_checker/stuck.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
-DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS))
+DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS) $(TEST_PROGRAMS))
+TEST_PROGRAM_OBJS := $(call kit_obj,$(foreach p,$(TEST_PROGRAMS),$($(p)_SRCS)))
+$(TEST_OBJS) $(GRADER_OBJS) $(TEST_PROGRAM_OBJS): KIT_CFLAGS += $(TEST_CFLAGS)
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
 # The lab's name reaches its tests from here only (ag_main, runner.h).
 $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
@@ -95,8 +109,9 @@ $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
 
-# The kit's objects alone (the self-test builds them once, then every mutant).
-kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS),$(call kit_obj,$($(d)_SRCS)))
+# The kit's objects alone (its self-test builds them once, then each
+# variant of the student's files).
+kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(call kit_obj,$($(d)_SRCS)))
 
 # Copy the student's files in only when building, and only when they changed,
 # so that make rebuilds exactly what it must. A missing file stops the build
@@ -166,12 +181,12 @@ define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
 	$$(LAB_LD) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm
 endef
-$(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
+$(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(eval $(call driver_rule,$(d))))
 
 # The call rules (autograder/labN/calls.conf: calls a student function may
 # not make or must make) are checked in the student's objects first; the
-# tests of a function that breaks one fail with the reason. make grade
-# checks them itself, outside the sandbox, and passes CALL_VIOLATIONS=FILE.
+# tests of a function that breaks one fail with the reason. The class's
+# grading checks them itself, outside the sandbox, and passes CALL_VIOLATIONS=FILE.
 CALLS_CONF := $(wildcard $(TEST_DIR)/calls.conf)
 ifeq ($(CALL_VIOLATIONS),)
 ifneq ($(CALLS_CONF),)

@@ -6,14 +6,11 @@
 # -fmad=false and the C side with -ffp-contract=off (results bitwise equal
 # to the CPU reference), MPI from mpicc's flags, NCCL from the CUDA toolkit.
 STUDENT_FILES := jacobi_offload.c jacobi_gpu.cu jacobi_peer.cu jacobi_nccl.cu
-DRIVERS       := poisson lab4_bench lab4_mpi_check
+DRIVERS       := poisson lab4_bench
 poisson_SRCS  := $(LAB_DIR)/poisson_lab4.c
 # The benchmark with its stencil-shaped copy (stencil_bound.cu: the bound a
 # Jacobi sweep of this layout can reach, timed beside the copy).
 lab4_bench_SRCS := $(LAB_DIR)/lab4_bench.c $(LAB_DIR)/stencil_bound.cu
-# Run by the tests under mpirun (CPU halo exchange and the NCCL stage).
-lab4_mpi_check_SRCS := autograder/lab4/mpi/lab4_mpi_check.c $(CHECKER_MPI_SRCS)
-lab4_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 LAB_KIT_SRCS  := common/nccl/nccl_world.c $(LAB_DIR)/lab4_timing.c
 
 LAB_CFLAGS := -ffp-contract=off -I$(CUDA_HOME)/include $(MPI_CFLAGS)
@@ -70,21 +67,6 @@ $(OFFLOAD_WHERE): $(LAB_DIR)/offload_where.c $(LAB_DIR)/offload_where.h
 	@mkdir -p $(@D)
 	$(OFFLOAD_CC) $(CSTD) -O2 $(WARN) -fPIC -I$(LAB_DIR) $(OFFLOAD_FLAGS) -c $< -o $@
 $(BUILD)/lab4_bench: $(OFFLOAD_WHERE)
-
-# The tests load the offload stage at run time, in the forked test that
-# calls it (autograder/lab4/offload_loader.c): LLVM's offload runtime starts
-# CUDA as the program starts, and a CUDA context does not survive the fork
-# of every test, GPU tests included. So the test binary is linked without it
-# and without OpenMP, and the stage goes into a shared library beside it,
-# with its own position-independent copy of the kit's common code.
-LAB_CFLAGS        += -fPIC
-OFFLOAD_LIB       := $(BUILD)/libjacobi_offload.so
-TEST_STUDENT_OBJS  = $(filter-out %/jacobi_offload.o,$(STUDENT_OBJS))
-TEST_LD            = $(CC)
-EXTRA_TARGETS     += $(OFFLOAD_LIB)
-$(OFFLOAD_LIB): $(BUILD)/student/jacobi_offload.o $(OFFLOAD_WHERE) $(KIT_BUILD)/libkitcommon.a
-	$(OFFLOAD_CC) $(OFFLOAD_FLAGS) $(OFFLOAD_SOFLAGS) -shared -Wl,-Bsymbolic -Wl,--no-undefined -o $@ $^ -lm
-$(BUILD)/test_lab$(LAB): | $(OFFLOAD_LIB)
 
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) NCCL_NVLS_ENABLE=0

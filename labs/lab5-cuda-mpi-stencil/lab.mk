@@ -5,15 +5,9 @@
 # equal the kit's serial reference bit for bit, so no contraction anywhere:
 # gcc -ffp-contract=off (after OPT's =fast, so it wins), nvcc -fmad=false.
 STUDENT_FILES := stencil_cpu.c stencil_gpu.cu server.c exchange.c compute.c
-DRIVERS       := wave lab5_bench lab5_mpi_check
+DRIVERS       := wave lab5_bench
 wave_SRCS     := $(LAB_DIR)/wave_main.c
 lab5_bench_SRCS := $(LAB_DIR)/lab5_bench.c
-# Run by the tests under mpirun: the end-to-end runs, the halo exchange,
-# the order of the pipeline (a recording backend) and the MPI call counts
-# (a PMPI layer).
-lab5_mpi_check_SRCS := autograder/lab5/mpi/lab5_mpi_check.c autograder/lab5/mpi/lab5_record.c \
-                       autograder/lab5/mpi/lab5_pmpi.c $(CHECKER_MPI_SRCS)
-lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 # wave_serial.c: the serial reference the tests, the MPI checker and the
 # benchmark compare with.
 LAB_KIT_SRCS  := $(LAB_DIR)/wave_kit.c $(LAB_DIR)/backend_cpu.c $(LAB_DIR)/backend_cuda.cu $(LAB_DIR)/wave_serial.c

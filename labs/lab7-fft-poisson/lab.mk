@@ -5,12 +5,9 @@
 # use cuFFT and NCCL; their MPI set-up (one rank per GPU, the NCCL
 # communicator) is common/nccl/nccl_world.c, which lab 4 uses too.
 STUDENT_FILES := fp_basics.c fp_serial.c fp_makhoul.c fp_radiator.c fp_mpi.c fp_cuda.cu fp_cuda_fused.cu fp_nccl.cu
-DRIVERS       := fft_poisson lab7_mpi_check lab7_bench
+DRIVERS       := fft_poisson lab7_bench
 lab7_bench_SRCS := $(LAB_DIR)/lab7_bench.c
 fft_poisson_SRCS := $(LAB_DIR)/fft_poisson_main.c
-# Run by the tests under mpirun (stage 4).
-lab7_mpi_check_SRCS := autograder/lab7/mpi/lab7_mpi_check.c $(CHECKER_MPI_SRCS)
-lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 # fp_mms.c: the manufactured solutions, for the driver and the tests.
 LAB_KIT_SRCS  := $(LAB_DIR)/fp_grid.c $(LAB_DIR)/fp_gpu_plan.cu $(LAB_DIR)/fp_mms.c common/nccl/nccl_world.c
 

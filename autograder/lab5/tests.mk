@@ -1,0 +1,9 @@
+# Lab 5's test programs (common/mk/lab.mk includes this after the lab's
+# lab.mk; the variables are described there).
+# Run by the tests under mpirun: the end-to-end runs, the halo exchange,
+# the order of the pipeline (a recording backend) and the MPI call counts
+# (a PMPI layer).
+TEST_PROGRAMS += lab5_mpi_check
+lab5_mpi_check_SRCS := $(TEST_DIR)/mpi/lab5_mpi_check.c $(TEST_DIR)/mpi/lab5_record.c \
+                       $(TEST_DIR)/mpi/lab5_pmpi.c $(CHECKER_MPI_SRCS)
+lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
