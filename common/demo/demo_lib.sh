@@ -124,3 +124,44 @@ demo_page() {
     echo "demo of lab $DEMO_LAB ($(demo_code)) in $secs s; picture $DEMO_OUT/$1"
     echo "page for the projector: $DEMO_OUT/index.html"
 }
+
+# demo_trace_build: the kit's tracer (common/trace/cuda_mpi_trace.c: CUPTI's
+# kernels and copies, PMPI's MPI calls) and mpi_marks.c (the collectives
+# that end a benchmark's runs) as libraries to preload, into
+# DEMO_TRACE_LIBS (build/trace/). Without CUPTI's header and library
+# (the CUDA toolkit's), one line and exit 2. On a host without a GPU the
+# tracer records the MPI calls alone.
+demo_trace_build() {
+    local cuda=${CUDA_HOME:-/usr/local/cuda} inc="" lib="" d out=build/trace
+    for d in "$cuda/include" "$cuda/extras/CUPTI/include" "$cuda"/targets/*/include; do
+        [ -f "$d/cupti.h" ] && inc=$d && break
+    done
+    lib=$(find -L "$cuda" -name 'libcupti.so*' 2>/dev/null | sed -n '1s|/[^/]*$||p')
+    if [ -z "$inc" ] || [ -z "$lib" ]; then
+        echo "make demo LAB=$DEMO_LAB: the timeline's tracer needs CUPTI (cupti.h, libcupti) from the CUDA toolkit, not found under $cuda (CUDA_HOME)" >&2
+        exit 2
+    fi
+    mkdir -p "$out"
+    if ! { mpicc -O2 -Wall -shared -fPIC -I"$inc" -I"$cuda/include" common/trace/cuda_mpi_trace.c \
+        -o "$out/libcuda_mpi_trace.so" -L"$lib" -lcupti -Wl,-rpath,"$lib" &&
+        mpicc -O2 -Wall -Wextra -shared -fPIC common/demo/mpi_marks.c -o "$out/libmpi_marks.so"; } >"$out/build.log" 2>&1; then
+        cat "$out/build.log" >&2
+        echo "make demo LAB=$DEMO_LAB: the tracer does not build (log: $out/build.log)" >&2
+        exit 2
+    fi
+    DEMO_TRACE_LIBS="$PWD/$out/libcuda_mpi_trace.so $PWD/$out/libmpi_marks.so"
+}
+
+# demo_traced DIR NP PROG ARGS...: PROG on NP ranks (BENCH_MPIRUN, which
+# bench_mpirun sets), each rank traced into DIR/rankR/ (its rank from Open
+# MPI's OMPI_COMM_WORLD_RANK, the MPI standard's PMI_RANK elsewhere); only
+# PROG is traced, not mpirun or the shell in front of it.
+demo_traced() {
+    local dir=$1 np=$2
+    shift 2
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    # shellcheck disable=SC2016 # expanded by each rank's bash
+    "${BENCH_MPIRUN[@]}" -np "$np" bash -c 'd=$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:?no rank in the environment}}
+        mkdir -p "$d" && TRACE_DIR=$d LD_PRELOAD=$1 exec "${@:2}"' "$dir" "$DEMO_TRACE_LIBS" "$@"
+}

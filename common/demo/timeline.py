@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""A timeline picture (PNG, drawn by gnuplot) of a traced MPI run: one row
+per rank and stream, kernels, copies and MPI calls as bars on one clock,
+and several windows of the run (panels) one above the other on the same
+scale, so that two forms of one program can be compared at a glance:
+
+    timeline.py DIR OUT.png --title TEXT --panel LABEL=WINDOW [--panel ...]
+                [--name RANK=TEXT ...]
+
+DIR holds one folder a rank, rankR/, each with the kit's tracer's file
+(common/trace/cuda_mpi_trace.c: trace.PID.csv, kernels, copies and MPI
+calls) and mpi_marks.c's (marks.PID.csv: the collectives that end a
+benchmark's runs). WINDOW is
+    run:K    the K-th run (from 0): from each rank's K-th MPI_Allreduce
+             (its start of the run, for K = 0) to its (K+1)-th, the panel
+             spanning all ranks' windows
+    tail:MS  the last MS milliseconds of the trace
+    all      the whole trace
+A rank with no GPU rows (a CPU backend, a host without CUPTI) has its MPI
+row alone. Prints one line a panel: its length and each kind's busy time.
+"""
+import argparse
+import csv
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+COLOURS = {"kernel": "#1f77b4", "HtoD": "#2ca02c", "DtoH": "#ff7f0e", "copy": "#7f7f7f",
+           "memset": "#bcbd22", "MPI wait": "#d62728", "MPI send/recv": "#9467bd"}
+WAITS = {"MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Barrier", "MPI_Recv", "MPI_Allreduce", "MPI_Bcast"}
+
+
+def category(kind, name):
+    if kind == "mpi":
+        return "MPI wait" if name in WAITS else "MPI send/recv"
+    if kind == "memcpy":
+        return name if name in ("HtoD", "DtoH") else "copy"
+    return kind
+
+
+def load(folder):
+    """{rank: [(start_ns, end_ns, kind, name, stream)]} from DIR/rankR/*.csv."""
+    ranks = {}
+    for d in glob.glob(os.path.join(folder, "rank*")):
+        m = re.fullmatch(r"rank(\d+)", os.path.basename(d))
+        if not m:
+            continue
+        rows = []
+        for f in glob.glob(os.path.join(d, "*.csv")):
+            with open(f, newline="") as fh:
+                for r in csv.DictReader(fh):
+                    rows.append((int(r["start_ns"]), int(r["end_ns"]), r["kind"], r["name"], r["stream"]))
+        if rows:
+            ranks[int(m.group(1))] = sorted(rows)
+    return ranks
+
+
+def window(ranks, spec):
+    first = min(r[0][0] for r in ranks.values())
+    last = max(max(e for _, e, *_ in rows) for rows in ranks.values())
+    if spec == "all":
+        return first, last
+    if spec.startswith("tail:"):
+        return max(first, last - float(spec[5:]) * 1e6), last
+    if spec.startswith("run:"):
+        k = int(spec[4:])
+        starts, ends = [], []
+        for rank, rows in ranks.items():
+            marks = [(s, e) for s, e, kind, name, _ in rows if name == "MPI_Allreduce"]
+            if len(marks) <= k:
+                sys.exit(f"timeline.py: rank {rank} ran {len(marks)} run(s) (MPI_Allreduce), no run {k}")
+            starts.append(rows[0][0] if k == 0 else marks[k - 1][1])
+            ends.append(marks[k][0])
+        return min(starts), max(ends)
+    sys.exit(f"timeline.py: unknown window '{spec}' (run:K, tail:MS or all)")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("dir")
+    p.add_argument("out")
+    p.add_argument("--title", required=True)
+    p.add_argument("--panel", action="append", required=True, help="LABEL=WINDOW")
+    p.add_argument("--name", action="append", default=[], help="RANK=TEXT")
+    a = p.parse_args()
+    ranks = load(a.dir)
+    if not ranks:
+        sys.exit(f"timeline.py: no traces in {a.dir}/rank*/ (was the run traced?)")
+    names = {int(k): v for k, v in (n.split("=", 1) for n in a.name)}
+    # the rows: per rank its MPI calls, then each stream it used
+    rows = []
+    for rank in sorted(ranks):
+        rows.append((rank, None))
+        for s in sorted({st for *_, kind, _, st in ranks[rank] if kind != "mpi"}, key=lambda x: int(x or 0)):
+            rows.append((rank, s))
+    index = {r: i for i, r in enumerate(reversed(rows))}
+    labels = [f"{names.get(rank, 'rank %d' % rank)} {'MPI' if s is None else 'stream ' + s}" for rank, s in rows]
+
+    panels, longest, seen = [], 0.0, set()
+    tmp = tempfile.mkdtemp(prefix="timeline.")
+    for n, spec in enumerate(a.panel):
+        label, _, win = spec.partition("=")
+        t0, t1 = window(ranks, win)
+        busy = {}
+        path = os.path.join(tmp, f"panel{n}.dat")
+        with open(path, "w") as out:
+            for rank, evs in ranks.items():
+                for s, e, kind, name, st in evs:
+                    s, e = max(s, t0), min(e, t1)
+                    if e <= s or name in ("MPI_Allreduce", "MPI_Bcast"):
+                        continue
+                    cat = category(kind, name)
+                    busy[cat] = busy.get(cat, 0) + (e - s)
+                    seen.add(cat)
+                    y = index[(rank, None if kind == "mpi" else st)]
+                    x0, x1 = (s - t0) / 1e6, (e - t0) / 1e6
+                    colour = int(COLOURS[cat][1:], 16)
+                    out.write(f"{(x0 + x1) / 2:.6f} {y} {(x1 - x0) / 2:.6f} 0.35 {colour}\n")
+        length = (t1 - t0) / 1e6
+        longest = max(longest, length)
+        panels.append((label, path, length))
+        print(f"{label}: {length:.3f} ms; " +
+              ", ".join(f"{c} {v / 1e6:.3f} ms" for c, v in sorted(busy.items())) if busy else f"{label}: {length:.3f} ms, no events")
+
+    ytics = ", ".join(f'"{lab}" {index[r]}' for lab, r in zip(labels, rows))
+    legend = ", ".join(f'NaN with boxes fs solid lc rgb "{c}" title "{k}"' for k, c in COLOURS.items() if k in seen)
+    height = max(900, 200 + len(panels) * (120 + 45 * len(rows)))
+    gp = [f'set terminal pngcairo size 1600,{height} font "sans,18" noenhanced',
+          f'set output "{a.out}"',
+          f'set multiplot layout {len(panels)},1 title "{a.title}"',
+          f"set xrange [0:{longest * 1.01:.6f}]", f"set yrange [-0.6:{len(rows) - 0.4}]",
+          f"set ytics ({ytics})", "set grid xtics", "set style fill solid 1.0 noborder",
+          'set xlabel "ms from the start of the window"', "set key below horizontal"]
+    for i, (label, path, length) in enumerate(panels):
+        gp.append(f'set title "{label} ({length:.2f} ms)"')
+        data = f'"{path}" using 1:2:3:4:5 with boxxyerror lc rgb variable notitle' if os.path.getsize(path) else "NaN notitle"
+        gp.append(f"plot {data}" + (f", {legend}" if legend and i == len(panels) - 1 else ""))
+    gp.append("unset multiplot")
+    r = subprocess.run(["gnuplot"], input="\n".join(gp) + "\n", text=True, capture_output=True)
+    for f in glob.glob(os.path.join(tmp, "*")):
+        os.remove(f)
+    os.rmdir(tmp)
+    if r.returncode != 0 or not os.path.getsize(a.out):
+        sys.exit(f"timeline.py: gnuplot failed: {r.stderr.strip()}")
+
+
+if __name__ == "__main__":
+    main()
