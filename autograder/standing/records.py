@@ -7,8 +7,7 @@ two students never write one file). A record:
    "bound_name", "bound_seconds"}} (autograder/perf/timed.conf's entries),
    "timed_on" (the GPU's name for a GPU entry, else the CPU's), "gpu",
    "cpu", "code" (code_hash of the files built)}
-Read by the board (board.py) and by class grading (instructor/grading/
-standing.py)."""
+Read by the board (board.py) and by class grading."""
 import hashlib
 import json
 import os

@@ -11,7 +11,7 @@
  *   remembers    every call after the first gives the first call's C (an
  *                answer remembered by address and shape; lab 3)
  *   no_device    there is no GPU
- * Compiled only by instructor/grading/tests/test_device_harness.py. */
+ * Compiled only by the grader's unit tests. */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdlib.h>
