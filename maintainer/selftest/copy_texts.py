@@ -24,6 +24,8 @@ WORDS = [
     (re.compile(r"\bnotes(?:'|’)? +(?:\d{3}\b|§|\d+\.\d)", re.I), "cites the kit's notes (not in the copy)"),
     (re.compile(r"the kit's (README|guide)"), "cites a text of the kit the copy lacks"),
 ]
+# In the texts alone (code may call a function hidden_...): a hidden test by name.
+MD_WORDS = [(re.compile(r"`hidden_\w+`|\[hidden\]"), "names a hidden test")]
 # Where only some lines are text: a make file's comments (its code holds the
 # kit's build modes, IMPL=reference among them, and the instructors'
 # targets, which answer in the copy in one line: the Makefile's
@@ -107,6 +109,7 @@ def findings(copy):
                 out += [f"{rel}:{i}: {why}: {line.strip()[:100]}" for rx, why in WORDS if rx.search(line)]
             if not md:
                 continue
+            out += [f"{rel}:{i}: {why}: {line.strip()[:100]}" for rx, why in MD_WORDS if rx.search(line)]
             for target in LINK.findall(line):
                 if re.match(r"[a-z]+:", target):
                     continue

@@ -74,14 +74,14 @@ fi
 # ... and the check finds each kind when planted.
 # shellcheck disable=SC2016 # markdown's backticks, not a command
 printf '%s\n' 'Run `make grade` with IMPL=reference.' '[runs](../../maintainer/x.md) and `common/gone.h`,' \
-    'see "No Such Heading".' >>"$PLANT/labs/lab1-matmult/README.md"
+    'see "No Such Heading"; `hidden_big` [2].' >>"$PLANT/labs/lab1-matmult/README.md"
 python3 maintainer/selftest/copy_texts.py "$PLANT" >"$OUT/texts-planted.log" 2>&1
 n=$(grep -c '^labs/lab1-matmult/README.md:[0-9]*: ' "$OUT/texts-planted.log")
 for want in "instructors' target" IMPL=reference "maintainer/x.md, which the copy lacks" "common/gone.h, which" \
-    'section "No Such Heading"'; do
+    'section "No Such Heading"' "a hidden test"; do
     grep -q "^labs/lab1-matmult/README.md:[0-9]*: .*$want" "$OUT/texts-planted.log" || n="missed '$want'"
 done
-[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 5 ] && pass "the texts check names file and line of each planted word, link, path and section" ||
+[[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 6 ] && pass "the texts check names file and line of each planted word, link, path, section and hidden test" ||
     fail "the texts check on planted texts: $n (see $OUT/texts-planted.log)"
 
 # One line, non-zero, for an instructors' target in the copy.
