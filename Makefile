@@ -12,7 +12,7 @@ LAB ?= $(shell cat $(LAST_LAB) 2>/dev/null)
 
 LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
-.PHONY: help deps $(LAB_TARGETS) check test bench demo grade export similarity release clean gpu-deps-fetch image
+.PHONY: help deps $(LAB_TARGETS) check test bench demo timeline grade export similarity release clean gpu-deps-fetch image
 .PHONY: standing history nickname
 
 # The student copy has no reference solutions: there help names only what
@@ -34,7 +34,9 @@ endif
 	@echo "  make nickname NAME=...          the name the class standing shows for your next runs"
 ifeq ($(STUDENT_COPY),)
 	@echo "  make bench LAB=N [IMPL=...]     benchmark: CSV and PNG plot under build/bench/labN/"
-	@echo "  make demo LAB=N                 the reference run with its pictures (labs that have one)"
+	@echo "  make demo LAB=N                 the lecturer's demo: the reference's one picture of the lab's lesson and its page"
+	@echo "                                  for the projector, build/demo/labN/index.html (SCHED=slurm|lsf: on a GPU node)"
+	@echo "  make timeline LAB=4|5|6         the timeline of your code's ranks: kernels, copies, MPI calls (build/timeline/labN/)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=1]   grade a class's submissions (instructors; JOBS>1 with NO_PERF=1)"
 	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
 	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors)"
@@ -44,7 +46,8 @@ ifeq ($(STUDENT_COPY),)
 	@echo "  make gpu-deps-fetch             stage in .gpudeps/ the Debian packages a GPU host lacks (then autograder/gpu-host/run there)"
 else
 	@echo "  make bench LAB=N [BENCH_QUICK=1]   benchmark your code: CSV and PNG plot under build/bench/labN/"
-	@echo "  make demo LAB=N                 your code's run with its pictures (labs 1, 2, 4, 5, 7)"
+	@echo "  make demo LAB=N                 your code's run with its picture and page, build/demo/labN/index.html"
+	@echo "  make timeline LAB=4|5|6         the timeline of your code's ranks: kernels, copies, MPI calls (build/timeline/labN/)"
 endif
 	@echo "  make clean                      remove build/"
 
@@ -80,12 +83,20 @@ bench:
 	$(require_lab)
 	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) bench $(LAB),$(LAB_MAKE) LAB=$(LAB) bench)
 
-# The lecturer's demo runs the reference; in the student copy, the student's code.
+# The lecturer's demo runs the reference; in the student copy, the student's
+# code (labs/labN-*/demo.sh; its last line names the page it wrote).
+# make timeline runs the same of the student's own code, labs 4 to 6.
+# SCHED=slurm|lsf: on a compute node (autograder/sched/run).
 DEMO_IMPL = $(or $(IMPL),$(if $(STUDENT_COPY),skeleton,reference))
 demo:
 	$(require_lab)
-	@test -f $(wildcard labs/lab$(LAB)-*)/demo.sh || grep -q '^demo:' $(wildcard labs/lab$(LAB)-*/lab.mk) || { echo "lab $(LAB) has no demo target: run its driver (see its README)" >&2; exit 2; }
-	@$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo
+	@test -x $(wildcard labs/lab$(LAB)-*)/demo.sh || { echo "lab $(LAB) has no demo.sh" >&2; exit 2; }
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) demo $(LAB) IMPL=$(DEMO_IMPL),$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo)
+
+timeline:
+	$(require_lab)
+	@case "$(LAB)" in 4|5|6) ;; *) echo "make timeline: labs 4, 5 and 6 have one (their ranks' kernels, copies and MPI calls), lab $(LAB) has none" >&2; exit 2 ;; esac
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) timeline $(LAB) IMPL=$(or $(IMPL),skeleton),$(LAB_MAKE) LAB=$(LAB) IMPL=$(or $(IMPL),skeleton) DEMO_MODE=timeline demo)
 
 # The instructors' and maintainers' targets; in the student copy each
 # answers in one line (their tools are not in it).
@@ -128,7 +139,7 @@ gpu-deps-fetch:
 	autograder/gpu-host/deps.sh fetch .gpudeps
 else
 $(INSTRUCTOR_TARGETS):
-	@echo "make $@: an instructors' and maintainers' target, not part of the student copy (make help lists yours)" >&2; exit 2
+	$(error make $@ is for the course's instructors and the kit's maintainers, not part of your copy; make help lists yours)
 endif
 
 clean:

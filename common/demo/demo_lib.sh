@@ -35,7 +35,10 @@ demo_start() {
         echo "make demo LAB=$DEMO_LAB: its picture is drawn by gnuplot, which is not installed here (Debian's gnuplot-nox: make deps)" >&2
         exit 2
     fi
+    # make timeline (DEMO_MODE=timeline): the student's own run, kept
+    # apart from the lecturer's
     DEMO_OUT=build/demo/lab$DEMO_LAB
+    [ "${DEMO_MODE:-}" = timeline ] && DEMO_OUT=build/timeline/lab$DEMO_LAB
     DEMO_FIGS=$DEMO_OUT/figures.txt
     mkdir -p "$DEMO_OUT"
     rm -f "$DEMO_OUT/index.html" "$DEMO_OUT"/*.png
