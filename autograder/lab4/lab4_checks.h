@@ -27,6 +27,14 @@ extern const int l4_sizes[5];
 void l4_check_sweeps(const char *name, l4_solver solver, int N, double T0, const int *sweeps, int nsweeps,
                      double close);
 
+/* Three times on the same arrays, same N and sweeps: from the start with
+ * interior 0, from new contents (a seeded interior in [0, 20], in u and
+ * u_old), and from those with one interior point changed; each grid must be
+ * the reference's from its start. A solver that keeps a device copy of u or
+ * its answer by address and size, or by a sample of the contents, gives an
+ * earlier one. */
+void l4_check_fresh(const char *name, l4_solver solver, int N, int sweeps, double close);
+
 /* Runs to tolerance tol: the count must be within 1 of the CPU reference's,
  * and the grid must be the reference's after that many sweeps. */
 void l4_check_tolerance(const char *name, l4_solver solver, int N, double tol, double close);

@@ -32,6 +32,7 @@ START_TEST(offload_sweeps)
 {
     all_sizes("jacobi_offload", jacobi_offload, L4_OFFLOAD);
     l4_check_sweeps("jacobi_offload", jacobi_offload, 30, 10.0, l4_sweeps, 4, L4_OFFLOAD);
+    l4_check_fresh("jacobi_offload", jacobi_offload, 30, 10, L4_OFFLOAD);
 }
 END_TEST
 
@@ -45,10 +46,15 @@ START_TEST(gpu1_sweeps)
     l4_check_sweeps("jacobi_gpu1", jacobi_gpu1, 8, 0.0, l4_sweeps, 5, L4_EXACT);
     l4_check_sweeps("jacobi_gpu1", jacobi_gpu1, 30, 0.0, l4_sweeps, 4, L4_EXACT);
     l4_check_sweeps("jacobi_gpu1", jacobi_gpu1, 47, 0.0, few, 3, L4_EXACT);
+    l4_check_fresh("jacobi_gpu1", jacobi_gpu1, 8, 10, L4_EXACT);
 }
 END_TEST
 
-START_TEST(gpu2_sweeps) { all_sizes("jacobi_gpu2", jacobi_gpu2, L4_EXACT); }
+START_TEST(gpu2_sweeps)
+{
+    all_sizes("jacobi_gpu2", jacobi_gpu2, L4_EXACT);
+    l4_check_fresh("jacobi_gpu2", jacobi_gpu2, 30, 10, L4_EXACT);
+}
 END_TEST
 
 /* N = 257 is past the size where the reference's gpu3 changes kernels, and
@@ -61,6 +67,7 @@ START_TEST(gpu3_sweeps)
     all_sizes("jacobi_gpu3", jacobi_gpu3, L4_EXACT);
     l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, 30, 10.0, l4_sweeps, 4, L4_EXACT);
     l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, L4_WIDE, 10.0, l4_sweeps, 4, L4_EXACT);
+    l4_check_fresh("jacobi_gpu3", jacobi_gpu3, 47, 10, L4_EXACT);
 }
 END_TEST
 

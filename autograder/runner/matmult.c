@@ -125,6 +125,15 @@ void ag_mm_check_fresh(ag_mm_size size, ag_mm_inputs inputs, uint64_t seed, ag_m
     char again[160];
     snprintf(again, sizeof again, "%s, called again with new A and B in the same arrays", what);
     ag_mm_check(&p, call, arg, C, again);
+    /* Then one element of A changed, the rest as it was: a key made of a
+     * sample of the contents (the first elements, say) does not change. */
+    const size_t i = (size_t)size.m / 2, l = (size_t)size.k / 2, n = (size_t)size.n;
+    p.A[i * (size_t)size.k + l] += 1.0;
+    for (size_t j = 0; j < n; j++)
+        p.R[i * n + j] += p.B[l * n + j];
+    ag_poison(C, p.sc);
+    snprintf(again, sizeof again, "%s, called again with A[%zu][%zu] increased by 1, the rest as before", what, i, l);
+    ag_mm_check(&p, call, arg, C, again);
     kit_free(C);
     ag_mm_problem_free(&p);
 }

@@ -46,9 +46,11 @@ typedef void (*ag_mm_call)(int m, int n, int k, const double *A, const double *B
 void ag_mm_check(const ag_mm_problem *p, ag_mm_call call, const void *arg, double *C, const char *what);
 
 
-/* ag_mm_check twice on the same A, B and C, same shape: on the problem of
- * `seed`, then on new contents (ag_mm_problem_refill, seed + 1000) in
- * those arrays, which must give the new product. */
+/* ag_mm_check three times on the same A, B and C, same shape: on the
+ * problem of `seed`, on new contents (ag_mm_problem_refill, seed + 1000)
+ * in those arrays, and on those with one element of A changed (a cache
+ * keyed by a sample of the contents misses it); each must give its own
+ * product. */
 void ag_mm_check_fresh(ag_mm_size size, ag_mm_inputs inputs, uint64_t seed, ag_mm_call call, const void *arg,
                        const char *what);
 

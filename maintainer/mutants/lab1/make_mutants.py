@@ -139,3 +139,25 @@ mutant(R, f'{M}/blk_caches_by_address.patch',
     free(Bp);
 ''' + KEEP + '''}''')],
   caught_by=['blk_ragged_edges'])
+mutant(R, f'{M}/nkm_caches_by_sample.patch',
+  "matmult_nkm remembers its last answer by the addresses, the shape and a sample of the contents (the first and last elements of A and B),\n"
+  "and copies it back when they all agree: a change inside A is missed.",
+  [(F, '''void matmult_nkm(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    zero((size_t)m * n, C);
+    for (size_t j = 0; j < (size_t)n; j++)
+        for (size_t l = 0; l < (size_t)k; l++)
+            for (size_t i = 0; i < (size_t)m; i++)
+                MATMULT_BODY;
+}''', '''void matmult_nkm(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    static double seen_sample[4];
+    const double sample[4] = {A[0], A[(size_t)m * k - 1], B[0], B[(size_t)k * n - 1]};
+''' + REMEMBER.replace('if (seen_C &&', 'if (seen_C && !memcmp(sample, seen_sample, sizeof sample) &&') + '''    zero((size_t)m * n, C);
+    for (size_t j = 0; j < (size_t)n; j++)
+        for (size_t l = 0; l < (size_t)k; l++)
+            for (size_t i = 0; i < (size_t)m; i++)
+                MATMULT_BODY;
+    memcpy(seen_sample, sample, sizeof sample);
+''' + KEEP + '''}''')],
+  caught_by=['nkm_sizes'])

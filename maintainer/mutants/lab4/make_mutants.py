@@ -145,3 +145,34 @@ mutant(R, f'{M}/peer_halo_only_first_sweep.patch',
             if (it == 0)
 """)],
   caught_by=['peer_halves_on_one_gpu', 'peer_two_gpus_test'])
+
+# Issue 39: an answer remembered by address, size, sweep count and a sample
+# of the start: right on every first call, wrong on a new start in the same
+# arrays (l4_check_fresh).
+mutant(R, f'{M}/offload_remembers_answer.patch',
+  "jacobi_offload remembers its last answer by the address of u, N, max_iter and u's first interior point, and gives it back when they come again:\n"
+  "a new start in the same arrays that agrees at that point gets the old grid.",
+  [(OFFLOAD, """    size_t n = poisson_points(N), sj = poisson_side(N), si = sj * sj;
+    int plane = N * N; /* interior points of a plane: fits an int (N <= POISSON_MAX_N) */
+""", """    size_t n = poisson_points(N), sj = poisson_side(N), si = sj * sj;
+    int plane = N * N; /* interior points of a plane: fits an int (N <= POISSON_MAX_N) */
+    static const double *seen_u;
+    static int seen_N = -1, seen_max_iter, seen_it;
+    static double seen_sample, *seen_answer;
+    const double sample = u[poisson_index(N, 1, 1, 1)];
+    if (seen_answer && u == seen_u && N == seen_N && max_iter == seen_max_iter && tol == 0 && sample == seen_sample) {
+        memcpy(u, seen_answer, n * sizeof *u);
+        return seen_it;
+    }
+"""),
+   (OFFLOAD, """    if (src != u) /* an odd number of sweeps: the answer is in u_old */
+        memcpy(u, src, n * sizeof *u);
+    return it;""", """    if (src != u) /* an odd number of sweeps: the answer is in u_old */
+        memcpy(u, src, n * sizeof *u);
+    free(seen_answer);
+    if ((seen_answer = malloc(n * sizeof *u)))
+        memcpy(seen_answer, u, n * sizeof *u);
+    seen_u = u, seen_N = N, seen_max_iter = max_iter, seen_it = it, seen_sample = sample;
+    return it;"""),
+   (OFFLOAD, "#include <math.h>\n", "#include <math.h>\n#include <stdlib.h>\n")],
+  caught_by=['offload_sweeps'])
