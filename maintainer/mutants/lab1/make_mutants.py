@@ -107,24 +107,22 @@ KEEP = '''    free(seen_C);
         memcpy(seen_C, C, (size_t)m * n * sizeof *C);
     seen_A = A, seen_B = B, seen_m = m, seen_n = n, seen_k = k;
 '''
+
+def remembering(name, first=REMEMBER, last=KEEP):
+    """(old, new) for matmult_NAME of the reference: the function with
+    `first` at its start and `last` at its end."""
+    src = open(f'{R}/{F}').read()
+    head = f'void matmult_{name}(int m, int n, int k, const double *A, const double *B, double *C)\n{{\n'
+    start = src.index(head)
+    end = src.index('\n}', start) + 3
+    old = src[start:end]
+    return old, head + first + old[len(head):-2] + last + '}\n'
+
+
 mutant(R, f'{M}/mkn_caches_by_address.patch',
   "matmult_mkn remembers its last answer by the addresses of A and B and the shape, and copies it back when they come again:\n"
   "new contents in the same arrays get the old product.",
-  [(F, '''void matmult_mkn(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    zero((size_t)m * n, C);
-    for (size_t i = 0; i < (size_t)m; i++)
-        for (size_t l = 0; l < (size_t)k; l++)
-            for (size_t j = 0; j < (size_t)n; j++)
-                MATMULT_BODY;
-}''', '''void matmult_mkn(int m, int n, int k, const double *A, const double *B, double *C)
-{
-''' + REMEMBER + '''    zero((size_t)m * n, C);
-    for (size_t i = 0; i < (size_t)m; i++)
-        for (size_t l = 0; l < (size_t)k; l++)
-            for (size_t j = 0; j < (size_t)n; j++)
-                MATMULT_BODY;
-''' + KEEP + '''}''')],
+  [(F, *remembering('mkn'))],
   caught_by=['mkn_sizes'])
 mutant(R, f'{M}/blk_caches_by_address.patch',
   "matmult_blk remembers its last answer by the addresses of A and B and the shape (not bs), and copies it back when they come again.",
@@ -139,25 +137,12 @@ mutant(R, f'{M}/blk_caches_by_address.patch',
     free(Bp);
 ''' + KEEP + '''}''')],
   caught_by=['blk_ragged_edges'])
+SAMPLE = """    static double seen_sample[4];
+    const double sample[4] = {A[0], A[(size_t)m * k - 1], B[0], B[(size_t)k * n - 1]};
+"""
 mutant(R, f'{M}/nkm_caches_by_sample.patch',
   "matmult_nkm remembers its last answer by the addresses, the shape and a sample of the contents (the first and last elements of A and B),\n"
   "and copies it back when they all agree: a change inside A is missed.",
-  [(F, '''void matmult_nkm(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    zero((size_t)m * n, C);
-    for (size_t j = 0; j < (size_t)n; j++)
-        for (size_t l = 0; l < (size_t)k; l++)
-            for (size_t i = 0; i < (size_t)m; i++)
-                MATMULT_BODY;
-}''', '''void matmult_nkm(int m, int n, int k, const double *A, const double *B, double *C)
-{
-    static double seen_sample[4];
-    const double sample[4] = {A[0], A[(size_t)m * k - 1], B[0], B[(size_t)k * n - 1]};
-''' + REMEMBER.replace('if (seen_C &&', 'if (seen_C && !memcmp(sample, seen_sample, sizeof sample) &&') + '''    zero((size_t)m * n, C);
-    for (size_t j = 0; j < (size_t)n; j++)
-        for (size_t l = 0; l < (size_t)k; l++)
-            for (size_t i = 0; i < (size_t)m; i++)
-                MATMULT_BODY;
-    memcpy(seen_sample, sample, sizeof sample);
-''' + KEEP + '''}''')],
+  [(F, *remembering('nkm', SAMPLE + REMEMBER.replace('if (seen_C &&', 'if (seen_C && !memcmp(sample, seen_sample, sizeof sample) &&'),
+                    '    memcpy(seen_sample, sample, sizeof sample);\n' + KEEP))],
   caught_by=['nkm_sizes'])
