@@ -36,9 +36,9 @@ demo_start() {
         exit 2
     fi
     # make timeline (DEMO_MODE=timeline): the student's own run, kept
-    # apart from the lecturer's
-    DEMO_OUT=build/demo/lab$DEMO_LAB
-    [ "${DEMO_MODE:-}" = timeline ] && DEMO_OUT=build/timeline/lab$DEMO_LAB
+    # apart from the lecturer's; DEMO_ROOT: elsewhere (the self-test's)
+    DEMO_OUT=${DEMO_ROOT:-build/demo}/lab$DEMO_LAB
+    [ "${DEMO_MODE:-}" = timeline ] && DEMO_OUT=${DEMO_ROOT:-build/timeline}/lab$DEMO_LAB
     DEMO_FIGS=$DEMO_OUT/figures.txt
     mkdir -p "$DEMO_OUT"
     rm -f "$DEMO_OUT/index.html" "$DEMO_OUT"/*.png

@@ -122,7 +122,7 @@ def main():
         length = (t1 - t0) / 1e6
         longest = max(longest, length)
         panels.append((label, path, length))
-        print(f"{label}: {length:.3f} ms; " +
+        print(f"{label}: {length:.3f} ms; busy, all ranks together: " +
               ", ".join(f"{c} {v / 1e6:.3f} ms" for c, v in sorted(busy.items())) if busy else f"{label}: {length:.3f} ms, no events")
 
     ytics = ", ".join(f'"{lab}" {index[r]}' for lab, r in zip(labels, rows))

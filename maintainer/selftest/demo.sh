@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Self-test of the lecturer's demos (run by make test): make demo of every
+# lab with a CPU form (labs 1, 2, 7, and lab 5's CPU backend, its timeline's
+# MPI rows) runs the reference in at most 60 s, writes its picture (a PNG,
+# not empty) and its page for the projector, which names whose code ran
+# and the host; headless Chromium draws each page, and its screenshot is
+# not blank. A demo of code that computes wrong figures draws no picture
+# and fails; a GPU lab's demo on a host without a GPU fails in one line
+# naming the way to one; make timeline refuses a lab without a timeline.
+# The demos write into build/selftest/demo/ (DEMO_ROOT), not build/demo/.
+# selftest: after the labs
+# (queued after the labs' runs: the demos time themselves against the
+# 60 s a lecture allows, on a machine the labs' runs no longer fill)
+# pass() returns 0, so "check && pass ... || fail ..." never runs both:
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=maintainer/selftest/lib.sh
+. maintainer/selftest/lib.sh
+
+suite_start demo shots
+export DEMO_ROOT=$OUT
+LIMIT=60
+
+# is_png FILE: the PNG signature and a non-empty image
+is_png() { [ -s "$1" ] && [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+# drawn PNG: prints how many distinct byte values the image's pixel data
+# has (a blank page: two or three, white and the rows' filter bytes)
+drawn() {
+    python3 -c 'import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+print(len(set(zlib.decompress(idat))))' "$1" 2>/dev/null || echo 0
+}
+
+for lab in 1 2 5 7; do
+    name=$(basename labs/lab"$lab"-*)
+    log=$OUT/demo-lab$lab.log
+    t0=$(date +%s)
+    make --no-print-directory demo LAB="$lab" >"$log" 2>&1
+    rc=$? secs=$(($(date +%s) - t0))
+    page=$OUT/lab$lab/index.html
+    pic=$(sed -n 's/.*<img src="\([^"]*\)".*/\1/p' "$page" 2>/dev/null)
+    if [ $rc != 0 ] || [ ! -s "$page" ]; then
+        fail "$name: make demo exit $rc, no page (see $log)"
+        continue
+    fi
+    [ "$secs" -le $LIMIT ] && pass "$name: make demo in $secs s (at most $LIMIT)" ||
+        fail "$name: make demo took $secs s, more than the $LIMIT s a lecture allows (see $log)"
+    grep -q "page for the projector: .*lab$lab/index.html" "$log" && pass "$name: make demo names its page" ||
+        fail "$name: make demo's output does not name its page (see $log)"
+    is_png "$OUT/lab$lab/$pic" && pass "$name: its picture $pic is a PNG ($(($(stat -c %s "$OUT/lab$lab/$pic") / 1024)) KiB)" ||
+        fail "$name: its picture '$pic' is missing or not a PNG"
+    grep -q "reference solution of $name" "$page" && grep -q "Host: $(bench_cpu_name)" "$page" &&
+        pass "$name: the page says whose code ran and on which host" || fail "$name: the page lacks whose code or the host ($page)"
+    if ! command -v chromium >/dev/null; then
+        skip "$name: no chromium here (Debian's chromium: make deps), so the page was not drawn"
+        continue
+    fi
+    shot=$OUT/shots/lab$lab.png
+    # --no-sandbox: Chromium's own sandbox refuses to run as root.
+    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,1400 \
+        --screenshot="$shot" "file://$(realpath "$page")" >"$OUT/shots/lab$lab.log" 2>&1
+    values=$(drawn "$shot")
+    is_png "$shot" && [ "$values" -gt 32 ] && pass "$name: Chromium draws the page: $shot ($values distinct values)" ||
+        fail "$name: Chromium's screenshot of the page is missing or blank ($values distinct values; see $OUT/shots/lab$lab.log)"
+done
+
+# The skeleton's lab 1 computes nothing: no picture of a wrong answer.
+make --no-print-directory demo LAB=1 IMPL=skeleton >"$OUT/skeleton.log" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q 'INVALID' "$OUT/skeleton.log" && [ ! -e "$OUT/lab1/index.html" ] &&
+    pass "a demo of wrong results fails (exit $rc), says INVALID and writes no page" ||
+    fail "a demo of the skeleton's wrong results: exit $rc, or no INVALID, or a page (see $OUT/skeleton.log)"
+# A GPU lab on a host without one: one line naming the route to a GPU.
+if [ "$(bench_gpu_count)" = 0 ]; then
+    make --no-print-directory demo LAB=3 >"$OUT/gpu.log" 2>&1
+    rc=$?
+    [ $rc != 0 ] && grep -q 'SCHED=slurm' "$OUT/gpu.log" && pass "lab 3's demo without a GPU: $(grep -m1 'needs' "$OUT/gpu.log")" ||
+        fail "lab 3's demo without a GPU: exit $rc, no line naming the way to a GPU (see $OUT/gpu.log)"
+fi
+make --no-print-directory timeline LAB=2 >"$OUT/timeline.log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q 'labs 4, 5 and 6' "$OUT/timeline.log" && pass "make timeline LAB=2 is refused: it names the labs that have one" ||
+    fail "make timeline LAB=2: exit $rc (see $OUT/timeline.log)"
+echo "demo suite: $(suite_seconds) s in all"
+summary >/dev/null
