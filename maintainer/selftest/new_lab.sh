@@ -39,7 +39,7 @@ fi
 
 # The recipe: the lab's folders ...
 cp -r maintainer/selftest/lab-template/labs maintainer/selftest/lab-template/reference \
-    maintainer/selftest/lab-template/autograder "$K/"
+    maintainer/selftest/lab-template/autograder maintainer/selftest/lab-template/maintainer "$K/"
 # ... one row in README.md's labs table, one line in bench_refusal.sh's
 # cases (each after lab 7's) ...
 # shellcheck disable=SC2016 # the backquotes are Markdown's
