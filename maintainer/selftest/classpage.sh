@@ -6,7 +6,10 @@
 # screenshot; the page's tables are read back and must agree with the
 # gradebook (each test's failures, most failed first), the review list must
 # name the refused submission, the leaderboard must name no one and go with
-# --no-leaderboard, the similarity pairs must link to the report.
+# --no-leaderboard, the similarity pairs must link to the report; make
+# similarity rewrites the page itself; in Chromium's DOM every link and
+# picture is a file that exists and the counts are the gradebook's and the
+# histogram's.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
 set -u
@@ -38,19 +41,20 @@ PAGE=$OUT/grades/class.html
 
 # ---- the similarity report, then the page again with its pairs ----
 if command -v sim_c >/dev/null; then
-    instructor/similarity -o "$OUT/similarity" 1 "$OUT/class" >"$OUT/similarity.log" 2>&1 &&
-        (cd autograder && python3 -m grading.classpage "$OUT/grades" --similarity "$OUT/similarity") >>"$OUT/similarity.log" 2>&1 ||
-        fail "class page: the similarity report or the page after it failed (see $OUT/similarity.log)"
+    instructor/similarity --grades "$OUT/grades" -o "$OUT/similarity" 1 "$OUT/class" >"$OUT/similarity.log" 2>&1 &&
+        grep -q "similarity: the class's page: $OUT/grades/class.html" "$OUT/similarity.log" ||
+        fail "class page: the similarity report did not write the page again (see $OUT/similarity.log)"
 fi
 
 # ---- the page's content against the gradebook ----
 PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.tests.classpage_check "$PAGE" "$OUT/grades" \
     "$([ -e "$OUT/similarity/similarity.csv" ] && echo "$OUT/similarity")" || fail "class page: its check did not run"
 
-(cd autograder && python3 -m grading.classpage "$OUT/grades" --no-leaderboard --similarity "$OUT/similarity") >/dev/null 2>&1
+classpage() { PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.classpage "$@"; }
+classpage "$OUT/grades" --no-leaderboard >/dev/null 2>&1
 grep -q 'anonymised' "$PAGE" && fail "class page: --no-leaderboard still shows the leaderboard" ||
     pass "class page: --no-leaderboard leaves the leaderboard out"
-(cd autograder && python3 -m grading.classpage "$OUT/grades" --similarity "$OUT/similarity") >/dev/null 2>&1
+classpage "$OUT/grades" >/dev/null 2>&1
 
 # ---- in a real browser ----
 if ! command -v chromium >/dev/null; then
@@ -67,6 +71,9 @@ else
     [ "$dims" = 1200x2600 ] && [ "$size" -gt 50000 ] &&
         pass "class page: Chromium ($(chromium --version 2>/dev/null | awk 'NR == 1 { print $2 }')) drew it: $SHOT, $dims, $((size / 1024)) KiB" ||
         fail "class page: Chromium's screenshot is not a drawn page ($dims, $size bytes; see $OUT/chromium.log)"
+    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --dump-dom "file://$PAGE" >"$OUT/dom.html" 2>>"$OUT/chromium.log"
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.tests.classpage_check --dom "$OUT/dom.html" \
+        "$OUT/grades" || fail "class page: the check of Chromium's DOM did not run"
 fi
 echo "class page suite: $(suite_seconds) s in all"
 summary >/dev/null

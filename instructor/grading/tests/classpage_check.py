@@ -1,10 +1,14 @@
 """The class page's content against the gradebook, for the self-test
 (maintainer/selftest/classpage.sh):
     python3 -m grading.tests.classpage_check PAGE OUT [SIMILARITY_DIR]
-Prints ok/FAILED lines."""
+    python3 -m grading.tests.classpage_check --dom DOM OUT
+(--dom: the page as Chromium's --dump-dom wrote it: every link and picture
+must be a file that exists, and its counts those of the gradebook and the
+histogram.) Prints ok/FAILED lines."""
 import csv
 import html.parser
 import os
+import re
 import sys
 
 
@@ -98,5 +102,33 @@ def main(page, out, similarity=""):
                + (f" (broken: {broken[:2]})" if broken else ""))
 
 
+def dom(path, out):
+    """The page as a browser read it: every href and src a file there, the
+    counts line the gradebook's rows and the histogram's count."""
+    t = Tables()
+    with open(path) as f:
+        text = f.read()
+    t.feed(text)
+    targets = [x for x in t.links + t.images if x]
+    broken = [x for x in targets if "://" in x or not os.path.isfile(os.path.join(out, x))]
+    report(targets and not broken, f"in Chromium's DOM, all {len(targets)} links and pictures are files that exist"
+           + (f" (not: {broken[:3]})" if broken else ""))
+    with open(os.path.join(out, "gradebook.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(out, "histogram.txt")) as f:
+        histogram = int(f.readline().split()[2])
+    said = re.search(r"class=.counts.>(\d+) students: ([^;]*);", text)
+    statuses = {}
+    for r in rows:
+        statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+    named = {m[1]: int(m[0]) for m in re.findall(r"(\d+) ([a-z ]+?)(?:,|$)", said[2])} if said else {}
+    report(said is not None and int(said[1]) == len(rows) == histogram and named == statuses,
+           f"its counts are the gradebook's and the histogram's: {said[0] if said else 'no counts line'}"
+           + (f" (gradebook {len(rows)} {statuses}, histogram {histogram})" if not said or named != statuses else ""))
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1:2] == ["--dom"]:
+        dom(*sys.argv[2:])
+    else:
+        main(*sys.argv[1:])
