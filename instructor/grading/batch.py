@@ -107,7 +107,7 @@ class Grader:
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
                 f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}"]
         rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
-                                   record=record)
+                                   record=record, watch=False)
         write_atomic(os.path.join(logs, "build.log"), log)
         if rc == 124:
             raise Problem(STATUS_TIMEOUT, f"the build took longer than {self.args.build_wall} s", log)

@@ -198,7 +198,7 @@ def export_main(argv=None):
     if partial:
         print(f"export: warning: {partial}; exported out of what it could award (--partial)", file=sys.stderr)
     print(f"export: {n} students to {path} (import it in {args.format if args.format != 'csv' else 'any'} "
-          f"gradebook; {GUIDE}, \"Exporting grades\", says how)")
+          f"gradebook; {GUIDE}, \"Importing\", says how)")
     if args.format != "csv":
         with open(path.replace(f"export-{args.format}.csv", "gradebook.csv"), newline="") as f:
             sids = [row["student"] for row in csv.DictReader(f)]

@@ -2,6 +2,7 @@
 sandbox (instructor/sandbox/run: the kit copy at /kit, the submission's
 folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
+import functools
 import os
 import shutil
 import subprocess
@@ -109,13 +110,14 @@ class Sandbox:
     def uid(self, slot):
         return self.first_uid + slot
 
-    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None):
+    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
         """binds: (outside path, path inside, writable); returns (status, output).
         sanitized: the programs are built with AddressSanitizer, whose fixed
         reservations (SANITIZER_RESERVE_MB) come on top of the address-space
         limit. record: a folder for the sandbox's refusals (review.refusals
-        reads it; not with --sandbox off)."""
-        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized, record))
+        reads it; not with --sandbox off): the processes left, and with
+        watch the calls record.c sees."""
+        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized, record, watch))
 
     def confirmed(self, rc, log):
         """A command of a Slurm task that failed may have failed only because
@@ -128,7 +130,7 @@ class Sandbox:
             raise Stopped()
         return rc, log
 
-    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None):
+    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
@@ -153,10 +155,16 @@ class Sandbox:
             full.append("--gpu")
         if sanitized:
             full += ["--mem", str(MEM_MB + SANITIZER_RESERVE_MB)]
-            if record:  # AddressSanitizer wants to be the first library loaded, before the recorder
-                full += ["--setenv", "ASAN_OPTIONS", "verify_asan_link_order=0"]
         if record:
-            full += ["--record", record] + (["--preload", self.preload] if self.preload else [])
+            full += ["--record", record]
+            first = asan_runtime() if sanitized else ""
+            if watch and self.preload and first is not None:
+                full += ["--preload", self.preload]
+            if watch and self.preload and first:
+                # AddressSanitizer's runtime must come first in a sanitized
+                # program; loaded into every process (make, sh), whose leaks
+                # are no one's concern (the runner's own options say so too).
+                full += ["--preload-first", first, "--setenv", "ASAN_OPTIONS", "detect_leaks=0"]
         return run_capture(full + ["--", *cmd])
 
     def paths(self, work):
@@ -174,6 +182,16 @@ class Sandbox:
         if os.geteuid() == 0:
             for d in folders:
                 os.chown(d, self.uid(slot), self.uid(slot))
+
+
+@functools.lru_cache(maxsize=None)
+def asan_runtime():
+    """AddressSanitizer's runtime of the compiler that builds the labs, to
+    preload before record.c in a sanitized lab; None where it is not
+    found (then nothing is preloaded)."""
+    found = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    real = os.path.realpath(found) if found else ""
+    return real if real.startswith("/usr/") and os.path.isfile(real) else None
 
 
 def staged_libraries():
