@@ -128,9 +128,16 @@ def gpu_tests_in_sources(lab):
 
 
 def settings(args, out):
-    """The term's kept settings (--cpu-only) taken up, and refused now
-    rather than after the preparation: a lab with GPU tests on a host
-    without a GPU needs --cpu-only."""
+    """The term's kept settings (--cpu-only) taken up, and every setting
+    that would be refused refused now, before any preparation: a lab with
+    GPU tests on a host without a GPU needs --cpu-only; the deadline must
+    read as a time and the manual marks as their CSV."""
+    if args.deadline:
+        try:
+            term.parse_time(args.deadline)
+        except ValueError:
+            sys.exit(f"grade: --deadline {args.deadline} is not an ISO date-time (e.g. 2026-11-20T23:59)")
+    term.read_manual(args.manual)
     kept = term.load(out).get("cpu_only")
     if args.cpu_only is None and kept:
         args.cpu_only = True
