@@ -125,7 +125,7 @@ release:
 	instructor/release $(if $(OUT),$(OUT))
 
 # The students' environment from Debian's registry, for clusters without root
-# or Debian (instructor/image/build; KIT_IMAGE in course.conf runs make check
+# or Debian (the course's image; KIT_IMAGE in course.conf runs make check
 # SCHED=... in it).
 image:
 	instructor/image/build $(if $(IMAGE_OUT),$(IMAGE_OUT))

@@ -23,7 +23,7 @@
  *
  * The layer, one file per job, in autograder/runner/ (the lab's tests
  * include this header only):
- *   runner.h       the runner: ag_spec, ag_add, ag_main, hidden tests, a
+ *   runner.h       the runner: ag_spec, ag_add, ag_main, tests kept for grading, a
  *                  table's row by name (ag_find_named); what it adds to
  *                  Check and the test binary's command line
  *   compare.h      array comparison (ag_assert_matrix_eq, _grid_eq),

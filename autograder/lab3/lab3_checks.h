@@ -1,4 +1,4 @@
-/* Shared by lab 3's visible and hidden tests: the variants, the check of
+/* Shared by all of lab 3's tests: the variants, the check of
  * one call against the grader's product (ag_mm_problem: computed on the
  * CPU, in exact integer arithmetic for integer inputs), and the CPU-side
  * check of launch geometry. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=3 [IMPL=reference | SUBMISSION=DIR]      (on a GPU host)
+# make bench LAB=3 [SUBMISSION=DIR]    (the sources as for make lab3: your files by default; on a GPU host)
 #
 # GFLOP/s of every variant at m = n = k = N, two ways: as matmult_gpuX runs
 # (the copies of A, B and C between host and device inside every call) and

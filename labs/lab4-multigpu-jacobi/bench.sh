@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=4 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=4 [SUBMISSION=DIR]    (the sources as for make lab4: your files by default)
 #
 # On a GPU host: every stage at several N beside the device-to-device copy
 # bandwidth measured in the same run (the limit a sweep that moves 16 bytes

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=6 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=6 [SUBMISSION=DIR]    (the sources as for make lab6: your files by default)
 #
 # The thesis's protocol (13 iterations, 3 warm-up, 5 repetitions; mean,
 # deviation, median) for the four baseline and the four taskqueue variants,
