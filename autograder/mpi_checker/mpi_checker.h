@@ -34,7 +34,11 @@
  * - a run that would outlast its test's limit (AG_CHECKER_SECONDS, set by
  *   the grader) ends itself 2 s before it with "FAIL TIMEOUT", and at that
  *   or a case's hard limit each rank records where its main thread was
- *   (stuck.h, into AG_CHECKER_STUCK), which the test's line names. */
+ *   (stuck.h, into AG_CHECKER_STUCK), which the test's line names;
+ * - a rank that crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) writes
+ *   "FAIL rank N: killed by SIG..." and records where, which the test's
+ *   line names as the student's function, file and line (not MPI's glibc
+ *   frame list, whose handler this one replaces). */
 #ifndef KIT_CHECKER_MPI_CHECKER_H
 #define KIT_CHECKER_MPI_CHECKER_H
 

@@ -341,6 +341,10 @@ void checker_mpi_start(void)
         stuck_setup(path);
         stuck_on_term();
     }
+    /* A crash names its signal, and where (from the record), in one line. */
+    char who[32];
+    snprintf(who, sizeof who, "rank %d", my_rank);
+    stuck_on_crash(who);
     watchdog_start(my_rank, np);
 }
 

@@ -61,7 +61,14 @@ static void put_hex(int fd, uintptr_t v)
  * which lies outside the program), and of those only the program's. The
  * innermost is where the code was; the others are return addresses, one
  * byte past their call, so one is taken off to name the call's line. */
-static void record(void)
+static void put_text(int fd, const char *text)
+{
+    if (write(fd, text, strlen(text)) < 0)
+        return;
+}
+
+/* sig > 0: the record of a crash, its first line "signal SIG". */
+static void record(int sig)
 {
     void *frames[MAX_FRAMES];
     int n = backtrace(frames, MAX_FRAMES), from = n;
@@ -73,6 +80,11 @@ static void record(void)
     int fd = open(record_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd < 0)
         return;
+    if (sig > 0) {
+        char num[4] = {(char)('0' + sig / 10 % 10), (char)('0' + sig % 10), '\n', '\0'};
+        put_text(fd, "signal ");
+        put_text(fd, num + (sig < 10));
+    }
     for (int i = from; i < n; i++) {
         uintptr_t a = (uintptr_t)frames[i];
         if (a >= exe_base && a < exe_end)
@@ -85,7 +97,7 @@ static void record(void)
 static void on_record_signal(int sig)
 {
     (void)sig;
-    record();
+    record(0);
 }
 
 static void on_term(int sig)
@@ -94,8 +106,42 @@ static void on_term(int sig)
         pthread_kill(main_thread, sig); /* a thread of MPI's got it */
         return;
     }
-    record();
+    record(0);
     signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* What each crash most often means in the labs' code. */
+static const struct {
+    int sig;
+    const char *name, *meaning;
+} crashes[] = {
+    {SIGSEGV, "SIGSEGV", "a bad memory access: an index past an array's end, a null or freed pointer, or a buffer "
+                         "smaller than the count and datatype given to MPI"},
+    {SIGBUS, "SIGBUS", "a bad memory access: a misaligned or unmapped address"},
+    {SIGFPE, "SIGFPE", "an arithmetic fault: an integer division by zero?"},
+    {SIGILL, "SIGILL", "an illegal instruction: a corrupted stack or function pointer?"},
+    {SIGABRT, "SIGABRT", "abort(): a failed assert(), or the C library found its heap corrupted by a write past "
+                         "an array's end or a double free"},
+};
+
+static char crash_who[64];
+
+/* Records the crashing thread's stack, says so in one line on stdout, and
+ * dies of the signal (the handler was reset: a second fault ends it too). */
+static void on_crash(int sig)
+{
+    record(sig);
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        if (crashes[i].sig == sig) {
+            put_text(STDOUT_FILENO, "FAIL ");
+            put_text(STDOUT_FILENO, crash_who);
+            put_text(STDOUT_FILENO, ": killed by ");
+            put_text(STDOUT_FILENO, crashes[i].name);
+            put_text(STDOUT_FILENO, " (");
+            put_text(STDOUT_FILENO, crashes[i].meaning);
+            put_text(STDOUT_FILENO, ")\n");
+        }
     raise(sig);
 }
 
@@ -136,6 +182,23 @@ void stuck_arm_timer(double seconds)
 
 void stuck_on_term(void) { install(SIGTERM, on_term); }
 
+void stuck_on_crash(const char *who)
+{
+    snprintf(crash_who, sizeof crash_who, "%s", who);
+    /* A stack overflow (endless recursion) leaves no stack for the
+     * handler: it runs on a stack of its own. */
+    static char alt[64 * 1024];
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        sigaction(crashes[i].sig, &sa, NULL);
+}
+
 void stuck_record_now(void)
 {
     if (!record_path[0] || pthread_kill(main_thread, record_signal()) != 0)
@@ -154,8 +217,14 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
     if (!fp)
         return 0;
     size_t used = 0;
+    int sig = 0;
     while (fgets(line, sizeof line, fp) && used + 20 < sizeof offsets)
-        used += (size_t)snprintf(offsets + used, sizeof offsets - used, " %.18s", strtok(line, "\n"));
+        if (sscanf(line, "signal %d", &sig) != 1)
+            used += (size_t)snprintf(offsets + used, sizeof offsets - used, " %.18s", strtok(line, "\n"));
+    const char *crash = NULL;
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        if (sig && crashes[i].sig == sig)
+            crash = crashes[i].name;
     fclose(fp);
     if (!used)
         return 0;
@@ -187,8 +256,13 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
         char *omp = strstr(func, "._omp_fn."); /* GCC's name for a function's OpenMP region */
         if (omp && (size_t)(omp - func) + sizeof " (its OpenMP region)" <= sizeof func)
             strcpy(omp, " (its OpenMP region)");
-        const char *lead = named ? (named == 1 ? ", called from " : ", ") : waiting[0] ? ", called from " : "stuck in ";
-        if (!named && waiting[0])
+        const char *lead = named ? (named == 1 ? ", called from " : ", ")
+                           : waiting[0] ? ", called from "
+                           : crash      ? " in "
+                                        : "stuck in ";
+        if (!named && crash)
+            at += (size_t)snprintf(out, cap, waiting[0] ? "%s inside %s" : "%s", crash, waiting);
+        else if (!named && waiting[0])
             at += (size_t)snprintf(out, cap, "waiting in %s", waiting);
         int n = file[0] == '?' ? snprintf(out + at, cap - at, "%s%s", lead, func)
                                : snprintf(out + at, cap - at, "%s%s (%s)", lead, func, file);
@@ -206,11 +280,14 @@ int stuck_describe_all(const char *dir, const char *exe, char *out, size_t cap)
     char seen[8][400], who[8][120], path[PATH_MAX];
     int kinds = 0;
     out[0] = '\0';
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
+    struct dirent **names = NULL;
+    int count = scandir(dir, &names, NULL, versionsort); /* rank 2 before rank 10 */
+    for (int i = 0; i < count; i++) {
+        struct dirent *e = names[i];
+        if (e->d_name[0] == '.') {
+            free(e);
             continue;
+        }
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         char text[400];
         if (exe && stuck_describe(path, exe, text, sizeof text)) {
@@ -226,12 +303,15 @@ int stuck_describe_all(const char *dir, const char *exe, char *out, size_t cap)
             }
         }
         unlink(path);
+        free(e);
     }
-    if (d)
-        closedir(d);
+    free(names);
     rmdir(dir);
+    /* A crash first: the ranks that waited for the crashed one follow. */
     size_t at = 0;
-    for (int k = 0; k < kinds && at < cap; k++)
-        at += (size_t)snprintf(out + at, cap - at, "%s%s: %s", k ? "; " : "", who[k], seen[k]);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < kinds && at < cap; k++)
+            if ((strncmp(seen[k], "SIG", 3) != 0) == pass)
+                at += (size_t)snprintf(out + at, cap - at, "%s%s: %s", at ? "; " : "", who[k], seen[k]);
     return kinds > 0;
 }

@@ -33,7 +33,7 @@ static shared_slots *slots;
 static int my_rank, nranks;
 static char current[200] = "before the first case";
 static long (*_Atomic progress_fn)(void);
-/* AG_CHECKER_SECONDS (the test's limit for the whole run, grader.c): the
+/* AG_CHECKER_SECONDS (the test's limit for the whole run, autograder/runner/launch.c): the
  * job stops itself shortly before it, saying where each rank was, before
  * timeout(1) ends mpirun (which ends the ranks with no word). */
 static int64_t job_deadline;
