@@ -3,7 +3,7 @@
 # cluster of the self-test's own (slurm_cluster.sh), with a course.conf
 # that sets a spool (KIT_COURSE), three students' lab 1 runs go through
 # `make check SCHED=slurm` (autograder/sched/run, with each its own build):
-# alice (the reference, nickname "speedy"), bob (correct, 3 times slow),
+# alice (the reference, nickname "speedy"), bob (correct, 8 times slow),
 # carol (wrong). Then:
 #   - the spool holds one record each, with points, figures, CPU and hash;
 #   - make standing ranks alice above bob, carol absent; make history
@@ -36,10 +36,10 @@ echo "1 blk 4 2.0 10.0 1 $req lab1_blk 256 256 256 64" >"$OUT/perf.conf"
 REF=reference/lab1-matmult/matmult.c
 mkdir -p "$OUT/class/alice" "$OUT/class/bob" "$OUT/class/carol"
 cp "$REF" "$OUT/class/alice/"
-# bob: matmult_blk done 3 times (correct, slower)
+# bob: matmult_blk done 8 times (correct, slower)
 sed 's/^void matmult_blk(/static void blk_once(/' "$REF" >"$OUT/class/bob/matmult.c"
 printf '%s\n' "void matmult_blk(int m, int n, int k, const double *A, const double *B, double *C, int bs)" \
-    "{" "    for (int r = 0; r < 3; r++)" "        blk_once(m, n, k, A, B, C, bs);" "}" >>"$OUT/class/bob/matmult.c"
+    "{" "    for (int r = 0; r < 8; r++)" "        blk_once(m, n, k, A, B, C, bs);" "}" >>"$OUT/class/bob/matmult.c"
 # carol: matmult_nat off by a relative 1e-6 (its tests fail)
 sed 's/sum += A\[i \* k + l\] \* B\[l \* n + j\];/sum += A[i * k + l] * B[l * n + j] * (1 + 1e-6);/' "$REF" >"$OUT/class/carol/matmult.c"
 cmp -s "$REF" "$OUT/class/carol/matmult.c" && fail "standing: carol's planted error did not take"
