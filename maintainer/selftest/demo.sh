@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of the lecturer's demos (run by make test): make demo of every
-# lab with a CPU form (labs 1, 2, 7, lab 5's CPU backend, its timeline's
+# lab with a CPU form (labs 1, 2, 6's host backend, 7, lab 5's CPU backend, its timeline's
 # MPI rows) runs the reference in at most 60 s, writes its picture (a PNG,
 # not empty) and its page for the projector, which names whose code ran
 # and the host; headless Chromium draws each page, and its screenshot is
