@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 . maintainer/selftest/lib.sh
 
-OUT=build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
+OUT=${SELFTEST_OUT:-build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}} # the run's folder (maintainer/selftest/run)
 checker() { # conf objects...: the broken rules' lines
     PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m callrules.calls "$@"
 }
