@@ -5,9 +5,7 @@ the resume records through records.py, and command and slurm list the
 class with unpack.py, neither of which imports any of them back."""
 import argparse
 import csv
-import glob
 import os
-import re
 import signal
 import sys
 import time
@@ -115,16 +113,12 @@ def no_submissions(folder, lab):
             "a Moodle one (folders NAME_ID_assignsubmission_file_)")
 
 
-def gpu_tests_in_sources(lab):
-    """Does lab N's suite hold a test that needs a GPU (its sources' specs
-    say .gpus = N)? Read before anything is built, so that a grading that
-    will be refused is refused at once; the test list of the reference
-    build decides after it."""
-    for path in glob.glob(os.path.join(KIT, "autograder", f"lab{lab}", "*.c")):
-        with open(path, errors="replace") as f:
-            if re.search(r"\.gpus\s*=\s*[1-9]", f.read()):
-                return True
-    return False
+def has_gpu_tests(lab):
+    """Does lab N's suite hold a test that needs a GPU? Its test program
+    says (--list, the tests' registrations: slurm.gpus_wanted, which builds
+    it if missing), before any submission is prepared, so that a grading
+    that will be refused is refused at once."""
+    return slurm.gpus_wanted(lab) > 0
 
 
 def settings(args, out):
@@ -144,7 +138,7 @@ def settings(args, out):
         print(f"grade: --cpu-only, as {os.path.join(out, 'term.json')} keeps it from an earlier run "
               "(--no-cpu-only, CPU_ONLY=0: grade the GPU tests)", file=sys.stderr)
     if (not args.cpu_only and not getattr(args, "slurm", False) and current.gpu_count() == 0
-            and gpu_tests_in_sources(args.lab)):
+            and has_gpu_tests(args.lab)):
         sys.exit(f"grade: lab {args.lab} has GPU tests, and this host has no GPU: their points would be lost by "
                  "every student. Grade on a GPU host (or --slurm onto one), or pass --cpu-only "
                  "(make grade ... CPU_ONLY=1) to grade the rest here.")

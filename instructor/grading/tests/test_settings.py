@@ -22,9 +22,9 @@ class Settings(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def test_gpu_tests_read_from_the_sources(self):
-        self.assertTrue(command.gpu_tests_in_sources("3"))
-        self.assertFalse(command.gpu_tests_in_sources("1"))
+    def test_gpu_tests_read_from_the_test_program(self):
+        self.assertTrue(command.has_gpu_tests("3"))
+        self.assertFalse(command.has_gpu_tests("1"))
 
     def test_gpu_lab_without_gpu_refused_at_once(self):
         with mock.patch.dict(os.environ, {"KIT_GPU_COUNT": "0"}):
