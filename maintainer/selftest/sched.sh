@@ -76,7 +76,10 @@ fi
 if ! command -v srun >/dev/null; then
     skip "sched: srun with no cluster behind it: no srun here (Debian's slurm-client: make deps)"
 else
-    SLURM_CONF=$OUT/no-such-slurm.conf timeout 60 autograder/sched/run slurm check 1 >"$OUT/noconf.log" 2>&1
+    # A login node whose Slurm configuration names no cluster: srun gives
+    # up at once. (A missing file instead, srun retries for 60 s.)
+    : >"$OUT/empty-slurm.conf"
+    SLURM_CONF=$OUT/empty-slurm.conf timeout 60 autograder/sched/run slurm check 1 "${BUILD[@]}" >"$OUT/noconf.log" 2>&1
     rc=$?
     last=$(tail -n 1 "$OUT/noconf.log")
     [ "$rc" != 0 ] && [ "$rc" != 124 ] && [[ "$last" == *"the scheduler cannot be reached from here"* ]] &&
