@@ -8,7 +8,8 @@
 #
 #   . "$(dirname "$0")/../../common/demo/demo_lib.sh"
 #   demo_start N "Lab N: the lesson in a few words"
-#   demo_build                                        (the lab into DEMO_BIN, where the demo runs its programs itself)
+#   demo_build "$DEMO_BIN"                            (the lab, for the programs the demo runs itself;
+#                                                      one that runs bench.sh: into bench.sh's folder)
 #   demo_need_gpus 1                                  (GPU labs: one line and exit 2 without)
 #   demo_bench VAR=value ...                          (the lab's bench.sh into DEMO_OUT/bench)
 #   demo_say "a figure to read aloud"                 (printed, and on the page)
@@ -39,7 +40,8 @@ demo_start() {
     # apart from the lecturer's; DEMO_ROOT: elsewhere (the self-test's)
     DEMO_OUT=${DEMO_ROOT:-build/demo}/lab$DEMO_LAB
     [ "${DEMO_MODE:-}" = timeline ] && DEMO_OUT=${DEMO_ROOT:-build/timeline}/lab$DEMO_LAB
-    DEMO_FIGS=$DEMO_OUT/figures.txt
+    # shellcheck disable=SC2034 # DEMO_BIN: read by the demo.sh that sources this file
+    DEMO_FIGS=$DEMO_OUT/figures.txt DEMO_BIN=$DEMO_OUT/build DEMO_BENCH=$DEMO_OUT/bench
     mkdir -p "$DEMO_OUT"
     rm -f "$DEMO_OUT/index.html" "$DEMO_OUT"/*.png
     : >"$DEMO_FIGS"
@@ -50,18 +52,24 @@ demo_start() {
     export IMPL
 }
 
-# demo_build: the lab built into DEMO_BIN = DEMO_OUT/build from that code
-# (the log in DEMO_OUT/build.log, shown if the build fails).
+# demo_build DIR [VAR=value...]: the lab built from that code into DIR
+# (DEMO_BIN = DEMO_OUT/build for the programs a demo runs itself; a demo
+# that runs bench.sh builds
+# into the folder bench.sh builds into, which then finds it up to date),
+# the log in DIR.log, shown if the build fails. The demo's clock starts
+# again after it: its run time is the lecture's, the build done before.
 demo_build() {
-    DEMO_BIN=$DEMO_OUT/build
-    local src=(IMPL="$IMPL")
+    local dir=$1 src=(IMPL="$IMPL")
+    shift
     [ -n "${SUBMISSION:-}" ] && src=(SUBMISSION="$SUBMISSION")
-    if ! make --no-print-directory -s -f common/mk/lab.mk LAB="$DEMO_LAB" "${src[@]}" BUILD="$DEMO_BIN" all \
-        >"$DEMO_OUT/build.log" 2>&1; then
-        tail -n 20 "$DEMO_OUT/build.log" >&2
-        echo "make demo LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $DEMO_OUT/build.log)" >&2
+    mkdir -p "$(dirname "$dir")"
+    if ! make --no-print-directory -s -f common/mk/lab.mk LAB="$DEMO_LAB" "${src[@]}" BUILD="$dir" "$@" all \
+        >"$dir.log" 2>&1; then
+        tail -n 20 "$dir.log" >&2
+        echo "make demo LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $dir.log)" >&2
         exit 2
     fi
+    DEMO_T0=$(date +%s.%N)
 }
 
 # demo_code: whose code runs, in words for the page.
@@ -94,7 +102,6 @@ demo_need_gpus() {
 # output in DEMO_BENCH.log. A wrong result (bench.sh's INVALID rule) ends
 # the demo with the bench's own lines: no picture of a wrong answer.
 demo_bench() {
-    DEMO_BENCH=$DEMO_OUT/bench
     if ! env "$@" BENCH_OUT="$DEMO_BENCH" labs/lab"$DEMO_LAB"-*/bench.sh >"$DEMO_BENCH.log" 2>&1; then
         grep -E 'INVALID|error|benchmark:' "$DEMO_BENCH.log" >&2 || tail -n 20 "$DEMO_BENCH.log" >&2
         echo "make demo LAB=$DEMO_LAB: its benchmark run failed or found a wrong result: no picture (log: $DEMO_BENCH.log)" >&2

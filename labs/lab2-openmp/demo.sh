@@ -18,7 +18,8 @@
 . "$(dirname "$0")/../../common/demo/demo_lib.sh"
 demo_start 2 "Lab 2: threads speed Jacobi up only as far as the memory lets them"
 N=128 GS_N=64
-demo_bench BENCH_SIZES= BENCH_BIG_N=$N BENCH_GS_SIZES=$GS_N BENCH_MANDEL="256 256 100" BENCH_COPY_MIB=64 \
+demo_build "$DEMO_BIN"
+demo_bench BENCH_BIN="$DEMO_BIN" BENCH_SIZES= BENCH_BIG_N=$N BENCH_GS_SIZES=$GS_N BENCH_MANDEL="256 256 100" BENCH_COPY_MIB=64 \
     BENCH_REPEATS=1 BENCH_WORK=3e7
 csv=$DEMO_BENCH/bench.csv
 

@@ -21,8 +21,8 @@ else
     demo_start 4 "Lab 4: one Jacobi sweep on more GPUs, and what the halo exchange costs"
 fi
 demo_need_gpus 1
-demo_build
 demo_trace_build
+demo_build "$DEMO_BIN"
 export NCCL_NVLS_ENABLE=0 OMP_WAIT_POLICY=passive
 bench_mpirun NCCL_NVLS_ENABLE OMP_WAIT_POLICY LD_LIBRARY_PATH
 gpus=$(bench_gpu_count)

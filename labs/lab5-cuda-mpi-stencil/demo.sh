@@ -19,8 +19,8 @@
 # shellcheck source=common/demo/demo_lib.sh
 . "$(dirname "$0")/../../common/demo/demo_lib.sh"
 demo_start 5 "Lab 5: halo exchange overlapped with the interior, seen on a timeline"
-demo_build
 demo_trace_build
+demo_build "$DEMO_BIN"
 
 if [ "$(bench_gpu_count)" -gt 0 ]; then
     backend=cuda size="240 240 200" steps=20
