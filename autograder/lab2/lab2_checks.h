@@ -46,7 +46,7 @@ int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter);
 
 /* Fails, naming the context, unless got (u of solver s on the kit's problem
  * (N, T0)) is want, the reference after `sweeps` sweeps, bit for bit; says
- * "one step behind?" (grader/grid_steps.h) when it is the reference one sweep off. */
+ * "one step behind?" (autograder/runner/grid.h) when it is the reference one sweep off. */
 void l2_assert_after_sweeps(const l2_solver *s, int N, double T0, const double *want, const double *got, int sweeps,
                             const char *context);
 
