@@ -31,9 +31,12 @@ demo_start() {
     set -euo pipefail
     cd "$BENCH_KIT"
     DEMO_LAB=$1 DEMO_TITLE=$2 DEMO_T0=$(date +%s.%N)
+    # what the user typed, for the messages: make demo or make timeline
+    DEMO_VERB=demo
+    [ "${DEMO_MODE:-}" = timeline ] && DEMO_VERB=timeline
     case $DEMO_LAB in '' | *[!0-9]*) echo "demo_start: no lab number given" >&2; exit 2 ;; esac
     if ! command -v gnuplot >/dev/null; then
-        echo "make demo LAB=$DEMO_LAB: its picture is drawn by gnuplot, which is not installed here (Debian's gnuplot-nox: make deps)" >&2
+        echo "make $DEMO_VERB LAB=$DEMO_LAB: its picture is drawn by gnuplot, which is not installed here (Debian's gnuplot-nox: make deps)" >&2
         exit 2
     fi
     # make timeline (DEMO_MODE=timeline): the student's own run, kept
@@ -66,7 +69,7 @@ demo_build() {
     if ! make --no-print-directory -s -f common/mk/lab.mk LAB="$DEMO_LAB" "${src[@]}" BUILD="$dir" "$@" all \
         >"$dir.log" 2>&1; then
         tail -n 20 "$dir.log" >&2
-        echo "make demo LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $dir.log)" >&2
+        echo "make $DEMO_VERB LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $dir.log)" >&2
         exit 2
     fi
     DEMO_T0=$(date +%s.%N)
@@ -93,7 +96,9 @@ demo_need_gpus() {
     local have
     have=$(bench_gpu_count)
     [ "$have" -ge "$1" ] && return 0
-    echo "make demo LAB=$DEMO_LAB needs $1 NVIDIA GPU(s) and this host has $have: on a cluster, make demo LAB=$DEMO_LAB SCHED=slurm SCHED_OPTS='-p gpu -t 10' (or SCHED=lsf), on a GPU host without a registry autograder/gpu-host/run demo $DEMO_LAB" >&2
+    local host=""
+    [ -x autograder/gpu-host/run ] && host=", on a GPU host without a registry autograder/gpu-host/run demo $DEMO_LAB"
+    echo "make $DEMO_VERB LAB=$DEMO_LAB needs $1 NVIDIA GPU(s) and this host has $have: on a cluster, make $DEMO_VERB LAB=$DEMO_LAB SCHED=slurm SCHED_OPTS='-p gpu -t 10' (or SCHED=lsf)$host" >&2
     exit 2
 }
 
@@ -104,7 +109,7 @@ demo_need_gpus() {
 demo_bench() {
     if ! env "$@" BENCH_OUT="$DEMO_BENCH" labs/lab"$DEMO_LAB"-*/bench.sh >"$DEMO_BENCH.log" 2>&1; then
         grep -E 'INVALID|error|benchmark:' "$DEMO_BENCH.log" >&2 || tail -n 20 "$DEMO_BENCH.log" >&2
-        echo "make demo LAB=$DEMO_LAB: its benchmark run failed or found a wrong result: no picture (log: $DEMO_BENCH.log)" >&2
+        echo "make $DEMO_VERB LAB=$DEMO_LAB: its benchmark run failed or found a wrong result: no picture (log: $DEMO_BENCH.log)" >&2
         exit 1
     fi
 }
@@ -127,11 +132,11 @@ demo_gpu() {
 # (DEMO_OUT/PICTURE); prints its path, the last line make demo says.
 demo_page() {
     local secs
-    [ -s "$DEMO_OUT/$1" ] || { echo "make demo LAB=$DEMO_LAB: gnuplot wrote no picture ($DEMO_OUT/$1)" >&2; exit 1; }
+    [ -s "$DEMO_OUT/$1" ] || { echo "make $DEMO_VERB LAB=$DEMO_LAB: gnuplot wrote no picture ($DEMO_OUT/$1)" >&2; exit 1; }
     secs=$(awk -v t0="$DEMO_T0" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.0f", t1 - t0 }')
     python3 common/demo/page.py "$DEMO_OUT/index.html" --title "$DEMO_TITLE" --picture "$1" --figures "$DEMO_FIGS" \
         --host "$(demo_host)" --gpu "$(demo_gpu)" --code "$(demo_code)" --seconds "$secs"
-    echo "demo of lab $DEMO_LAB ($(demo_code)) in $secs s; picture $DEMO_OUT/$1"
+    echo "$DEMO_VERB of lab $DEMO_LAB ($(demo_code)) in $secs s; picture $DEMO_OUT/$1"
     echo "page for the projector: $DEMO_OUT/index.html"
 }
 
@@ -148,7 +153,7 @@ demo_trace_build() {
     done
     lib=$(find -L "$cuda" -name 'libcupti.so*' 2>/dev/null | sed -n '1s|/[^/]*$||p')
     if [ -z "$inc" ] || [ -z "$lib" ]; then
-        echo "make demo LAB=$DEMO_LAB: the timeline's tracer needs CUPTI (cupti.h, libcupti) from the CUDA toolkit, not found under $cuda (CUDA_HOME)" >&2
+        echo "make $DEMO_VERB LAB=$DEMO_LAB: the timeline's tracer needs CUPTI (cupti.h, libcupti) from the CUDA toolkit, not found under $cuda (CUDA_HOME)" >&2
         exit 2
     fi
     mkdir -p "$out"
@@ -156,7 +161,7 @@ demo_trace_build() {
         -o "$out/libcuda_mpi_trace.so" -L"$lib" -lcupti -Wl,-rpath,"$lib" &&
         mpicc -O2 -Wall -Wextra -shared -fPIC common/demo/mpi_marks.c -o "$out/libmpi_marks.so"; } >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
-        echo "make demo LAB=$DEMO_LAB: the tracer does not build (log: $out/build.log)" >&2
+        echo "make $DEMO_VERB LAB=$DEMO_LAB: the tracer does not build (log: $out/build.log)" >&2
         exit 2
     fi
     DEMO_TRACE_LIBS="$PWD/$out/libcuda_mpi_trace.so $PWD/$out/libmpi_marks.so"

@@ -36,7 +36,7 @@ solve() {
     if ! out=$(demo_traced "$DEMO_OUT/trace-$p" "$p" "$DEMO_BIN/lab4_bench" nccl "$N" "$sweeps" "$repeats" 2>&1) ||
         ! awk '$1 == "check" && $6 == 0 { ok = 1 } END { exit !ok }' <<<"$out"; then
         printf '%s\n' "$out" >&2
-        echo "make demo LAB=4: lab4_bench nccl on $p GPU(s) failed or its check found a wrong result: no picture" >&2
+        echo "make $DEMO_VERB LAB=4: lab4_bench nccl on $p GPU(s) failed or its check found a wrong result: no picture" >&2
         exit 1
     fi
     share=$(cat "$DEMO_OUT/trace-$p"/rank*/trace.*.csv | awk -F, '$1 == "kernel" { t = $3 - $2; all += t; if (tolower($4) ~ /nccl/) nccl += t }

@@ -38,7 +38,7 @@ runs=$DEMO_OUT/runs.csv
 if ! demo_traced "$DEMO_OUT/trace" 3 "$DEMO_BIN/lab5_bench" --size "$dx" "$dy" "$dz" --steps "$steps" --repeats 1 \
     --backend "$backend" --csv "$runs" >"$DEMO_OUT/run.log" 2>&1; then
     grep -E 'INVALID|error' "$DEMO_OUT/run.log" >&2 || tail -n 20 "$DEMO_OUT/run.log" >&2
-    echo "make demo LAB=5: lab5_bench failed or found a wrong result: no picture (log: $DEMO_OUT/run.log)" >&2
+    echo "make $DEMO_VERB LAB=5: lab5_bench failed or found a wrong result: no picture (log: $DEMO_OUT/run.log)" >&2
     exit 1
 fi
 # step_ms and the serialized phases, from right results only
@@ -52,7 +52,7 @@ awk -F, -v b="$backend" -v size="$dx x $dy x $dz" -v steps="$steps" '
           printf "serialized, a step: boundary %s ms, copy out %s, exchange %s, copy in %s, interior %s\n", ph[1], ph[2], ph[3], ph[4], ph[5] }' \
     "$runs" | while IFS= read -r line; do demo_say "$line"; done
 if [ "$(awk -F, '$19 == "ok"' "$runs" | wc -l)" -lt 4 ]; then
-    echo "make demo LAB=5: lab5_bench reported fewer than 4 right runs: no picture (log: $DEMO_OUT/run.log)" >&2
+    echo "make $DEMO_VERB LAB=5: lab5_bench reported fewer than 4 right runs: no picture (log: $DEMO_OUT/run.log)" >&2
     exit 1
 fi
 

@@ -19,7 +19,7 @@
 # shellcheck source=common/demo/demo_lib.sh
 . "$(dirname "$0")/../../common/demo/demo_lib.sh"
 demo_start 6 "Lab 6: each block's halo leaves as soon as it is packed"
-demo_build
+demo_build "$DEMO_BIN"
 export OMP_WAIT_POLICY=passive
 bench_mpirun OMP_WAIT_POLICY LD_LIBRARY_PATH
 gpus=$(bench_gpu_count)
@@ -33,7 +33,7 @@ fi
 if ! out=$("${BENCH_MPIRUN[@]}" -np "$np" "$DEMO_BIN/lab6_bench" "${args[@]}" 13 3 3 "$DEMO_OUT/blocks.csv" 2>&1) ||
     [ ! -s "$DEMO_OUT/blocks.csv" ]; then
     printf '%s\n' "$out" | grep -E 'INVALID|error' >&2 || printf '%s\n' "$out" | tail -n 20 >&2
-    echo "make demo LAB=6: lab6_bench failed or found a wrong result: no picture" >&2
+    echo "make $DEMO_VERB LAB=6: lab6_bench failed or found a wrong result: no picture" >&2
     exit 1
 fi
 # variant, median us, bound (max of pack and MPI alone), pack alone, MPI alone
