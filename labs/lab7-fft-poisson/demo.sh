@@ -14,7 +14,7 @@
 # shellcheck source=common/demo/demo_lib.sh
 . "$(dirname "$0")/../../common/demo/demo_lib.sh"
 demo_start 7 "Lab 7: a direct FFT solve against Jacobi on the same problem"
-demo_build
+demo_build "$DEMO_BIN"
 export OMP_WAIT_POLICY=passive
 
 times=$DEMO_OUT/radiator.dat
