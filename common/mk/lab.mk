@@ -155,11 +155,14 @@ $(COMMON_LIB): $(COMMON_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-# SANITIZE (a lab's lab.mk: address,undefined): the test program links the
-# student's C files built again with those sanitizers (the drivers and
-# benchmarks keep the plain objects): a read one past a buffer that leaves
-# the answer unchanged stops the test, and autograder/runner/sanitizer_report.c
-# makes the report its message.
+# SANITIZE (a lab's lab.mk: address,undefined): the test program and the
+# programs the tests run (TEST_PROGRAMS: the MPI checker programs) link the
+# student's C files built again with those sanitizers (nvcc's objects, the
+# drivers and the benchmarks keep the plain ones): a read one past a buffer
+# that leaves the answer unchanged stops the test, and
+# autograder/runner/sanitizer_report.c makes the report its message (in a
+# checker program, its options: no leak check, the report's own status;
+# the launcher quotes the report's first error).
 # A compiler without the sanitizers' runtime (a GPU host's own GCC, say)
 # builds the tests without them, and says so.
 ifneq ($(SANITIZE),)
@@ -169,10 +172,23 @@ SANITIZE :=
 endif
 endif
 SAN_FLAGS := $(if $(SANITIZE),-g -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer)
-TEST_STUDENT_OBJS := $(if $(SANITIZE),$(patsubst $(BUILD)/student/%,$(BUILD)/student-san/%,$(TEST_STUDENT_OBJS)),$(TEST_STUDENT_OBJS))
+STUDENT_C_OBJS := $(addprefix $(BUILD)/student/,$(addsuffix .o,$(basename $(filter %.c,$(STUDENT_FILES)))))
+# The objects of $(1), each student C object swapped for its sanitized build.
+san_objs = $(if $(SANITIZE),$(foreach o,$(1),$(if $(filter $(o),$(STUDENT_C_OBJS)),$(patsubst $(BUILD)/student/%,$(BUILD)/student-san/%,$(o)),$(o))),$(1))
+TEST_STUDENT_OBJS := $(call san_objs,$(TEST_STUDENT_OBJS))
+SAN_OPTIONS_OBJ := $(if $(SANITIZE),$(call kit_obj,autograder/runner/sanitizer_report.c))
+# Their frames name the student's files as /student/FILE (the report's
+# reader picks the student's lines by that; the #line of the copy names the
+# folder the file came from).
 $(BUILD)/student-san/%.o: $(BUILD)/student/%.c $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -fdebug-prefix-map=$(SRC_DIR)=/student -c $< -o $@
+
+define test_program_rule
+$(BUILD)/$(1): $(call san_objs,$(STUDENT_OBJS)) $(call kit_obj,$($(1)_SRCS)) $(SAN_OPTIONS_OBJ) $(COMMON_LIB)
+	$$(LAB_LD) $$(SAN_FLAGS) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm
+endef
+$(foreach p,$(TEST_PROGRAMS),$(eval $(call test_program_rule,$(p))))
 
 $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
 	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
@@ -181,7 +197,7 @@ define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
 	$$(LAB_LD) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm
 endef
-$(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(eval $(call driver_rule,$(d))))
+$(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
 
 # The call rules (autograder/labN/calls.conf: calls a student function may
 # not make or must make) are checked in the student's objects first; the

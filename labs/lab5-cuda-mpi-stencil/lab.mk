@@ -19,3 +19,6 @@ LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS)
 # The MPI tests start several ranks on a 2-core machine: one OpenMP thread
 # each, and polite waiting.
 CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=1
+# The tests and their MPI programs link the C files built with AddressSanitizer
+# and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
+SANITIZE      := address,undefined

@@ -11,3 +11,6 @@ LAB_KIT_SRCS  := $(LAB_DIR)/halo_layer.c $(LAB_DIR)/backend_host.c $(LAB_DIR)/ba
 LAB_CFLAGS := -fopenmp -I$(CUDA_HOME)/include $(MPI_CFLAGS)
 LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS) -lpthread
 
+# The tests and their MPI programs link the C files built with AddressSanitizer
+# and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
+SANITIZE      := address,undefined

@@ -18,3 +18,6 @@ LAB_LD      = $(CC) -fopenmp
 # visible with more than one.
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=2 NCCL_NVLS_ENABLE=0
+# The tests and their MPI programs link the C files built with AddressSanitizer
+# and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
+SANITIZE      := address,undefined

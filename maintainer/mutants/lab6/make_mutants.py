@@ -128,3 +128,18 @@ m("early_exit", "The MPI stages end the program at once (MPI_Finalize, then _exi
              "notification_bits", "taskqueue_27_threads",
              "taskqueue_thread_sanitizer", "taskqueue_two_ranks", "taskqueue_four_ranks", "hidden_self_and_three_ranks",
              "gpu_baseline", "gpu_taskqueue_self", "gpu_two_ranks"])
+
+# A read one past an array, its value never used (issue 39): only the tests'
+# AddressSanitizer build (SANITIZE in labs/lab6-halo-taskqueue/lab.mk) sees it.
+m("unpack_check_reads_one_past",
+  "halo_unpack_check's full check loads the next element ahead of its use: the last load reads recv_buf[n], one past the buffer.\n"
+  "The value is never used, so every count is right; AddressSanitizer stops the test.",
+  [("halo_pack.c", """        for (size_t i = 0; i < n; i++)
+            wrong += !(recv_buf[i] == expected); /* NaN counts as wrong */""",
+    """        double next = recv_buf[0];
+        for (size_t i = 0; i < n; i++) {
+            double v = next;
+            next = recv_buf[i + 1];
+            wrong += !(v == expected); /* NaN counts as wrong */
+        }""")],
+  caught_by=["unpack_check_catches"])

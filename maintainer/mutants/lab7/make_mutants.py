@@ -161,3 +161,11 @@ m("solve_serial_remembers_answer",
     seen_f = f, seen_g = *g, seen_sample = sample;
     return rc;""")],
   caught_by=["residual_all_boundaries"])
+
+# --- a read one past an array, its value never used (issue 39) ---------------
+m("idct_reads_one_past_y",
+  "fp_idct2_via_fft loads y[n - k] before it tests k == 0: at k = 0 it reads y[n], one past y, and throws the value away.\n"
+  "Every answer is right; only the tests' AddressSanitizer build sees the read.",
+  [("fp_makhoul.c", "        double ynk = k == 0 ? 0.0 : y[n - k]; /* Y_n = 0 */\n",
+    "        double ynk = y[n - k]; /* Y_n = 0 */\n        if (k == 0)\n            ynk = 0.0;\n")],
+  caught_by=["idct2_inverse"])
