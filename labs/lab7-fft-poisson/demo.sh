@@ -50,7 +50,9 @@ set ylabel "seconds"
 set format y "%g"
 set xrange [12:60]
 set xtics (16, 24, 32, 40, 48)
-set key top left inside
+set key below
+stats times using 3 nooutput
+set yrange [*:10 * STATS_max]
 plot times using 1:3 with linespoints pt 7 ps 1.5 title "Jacobi to an update of 1e-8", \
      times using 1:3:(sprintf("%.0e", $5)) with labels offset 0,1.2 font ",14" title "(beside: max |u_Jacobi - u_direct|)", \
      times using 1:2 with linespoints lw 5 lc rgb "black" pt 5 ps 1.5 title "direct (FFT, DST-I)"
