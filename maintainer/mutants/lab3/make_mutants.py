@@ -161,3 +161,21 @@ mutant(R, f'{M}/gpu5_own_stream_no_wait.patch',
         CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
     gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block), 0, side>>>(m, n, k, dA, dB, dC);''')],
   caught_by=['gpu5_sizes', 'all_real_inputs', 'dev_entry_points'])
+
+# A GPU fault costs its own tests only (issue 39): every test runs in a
+# process of its own (the runner forks each, CK_FORK), with its own CUDA
+# context, so the tests after gpu2's run on a healthy device. On a GPU host,
+# `autograder/gpu-host/run check 3 SUBMISSION=DIR` with this patch applied
+# shows gpu2_sizes, all_real_inputs and dev_entry_points lost, the other
+# variants' tests passed.
+mutant(R, f'{M}/gpu2_illegal_address.patch',
+  "gpu2_kernel's first thread writes through a null pointer: an illegal address, which ends the CUDA context of its process.\n"
+  "requires: gpu",
+  [(GPU, """__global__ void gpu2_kernel(int m, int n, int k, const double *A, const double *B, double *C)
+{
+""", """__global__ void gpu2_kernel(int m, int n, int k, const double *A, const double *B, double *C)
+{
+    if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 && threadIdx.y == 0)
+        *(volatile double *)(C - C) = 1.0;
+""")],
+  caught_by=['gpu2_sizes'])
