@@ -13,7 +13,8 @@
 # The runtime: Podman rootless where Podman is and this is not root, else
 # (CI's fresh root runs as root, without Podman) the image's root
 # filesystem under bubblewrap; the first line says which.
-# Needs Debian's mirror (a skip line without it) and about 4 GB in build/;
+# Needs Debian's mirror and root or a subuid range (a skip line without
+# them) and about 4 GB in build/;
 # the image and its unpacked root are removed at the end.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -26,6 +27,10 @@ suite_start image bin
 MIRROR=${IMAGE_MIRROR:-http://deb.debian.org/debian}
 if ! python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/dists/bookworm/InRelease", timeout=30)' "$MIRROR" 2>/dev/null; then
     skip "image: Debian's mirror ($MIRROR) cannot be reached from here: no image built"
+    exit 0
+fi
+if [ "$(id -u)" != 0 ] && ! grep -q "^$(id -un):" /etc/subuid 2>/dev/null; then
+    skip "image: make image needs root, or a range of user ids in /etc/subuid for mmdebstrap's unshare mode ($(id -un) has none)"
     exit 0
 fi
 free_mb=$(df -Pm "$OUT" | awk 'NR == 2 { print $4 }')
