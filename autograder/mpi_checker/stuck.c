@@ -132,16 +132,16 @@ static char crash_who[64];
 static void on_crash(int sig)
 {
     record(sig);
+    /* one write, so that ranks crashing at once do not mix their lines */
+    char line[512] = "";
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         if (crashes[i].sig == sig) {
-            put_text(STDOUT_FILENO, "FAIL ");
-            put_text(STDOUT_FILENO, crash_who);
-            put_text(STDOUT_FILENO, ": killed by ");
-            put_text(STDOUT_FILENO, crashes[i].name);
-            put_text(STDOUT_FILENO, " (");
-            put_text(STDOUT_FILENO, crashes[i].meaning);
-            put_text(STDOUT_FILENO, ")\n");
+            const char *parts[] = {"FAIL ", crash_who, ": killed by ", crashes[i].name, " (", crashes[i].meaning, ")\n"};
+            for (size_t p = 0, at = 0; p < sizeof parts / sizeof parts[0]; p++)
+                for (const char *c = parts[p]; *c && at + 1 < sizeof line; c++)
+                    line[at++] = *c;
         }
+    put_text(STDOUT_FILENO, line);
     raise(sig);
 }
 

@@ -15,11 +15,34 @@
 #include "mpi_checker/stuck.h"
 #include "runner.h"
 #include "run.h"
+#include "sanitizer_report.h"
 #include "timer.h"
 
+/* What a rank's line "FAIL rank N: TEXT" says after its rank, or NULL. */
+static const char *after_rank(const char *line)
+{
+    int n = 0;
+    sscanf(line, "FAIL rank %*d: %n", &n);
+    return n ? line + n : NULL;
+}
+
+/* Whether out already holds a rank's line that says what line says (every
+ * rank that crashes alike says it alike: once is enough; the ranks are
+ * named with where each was). */
+static int said_by_another_rank(const char *out, const char *line)
+{
+    const char *text = after_rank(line);
+    for (const char *at = out; text && at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
+        const char *other = after_rank(at);
+        if (other && !strncmp(other, text, strlen(text)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Keeps the program's FAIL lines (else the last 1000 bytes of its output)
- * in out, for the failure message. */
-static void mpi_log_excerpt(const char *log, char *out, size_t cap)
+ * in out, for the failure message; returns how many FAIL lines it had. */
+static int mpi_log_excerpt(const char *log, char *out, size_t cap)
 {
     char line[512];
     size_t used = 0;
@@ -27,12 +50,14 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
     FILE *fp = fopen(log, "r");
     out[0] = '\0';
     if (!fp)
-        return;
+        return 0;
     while (fgets(line, sizeof line, fp))
         if (!strncmp(line, "FAIL", 4) && used + strlen(line) < cap) {
+            fails++;
+            if (said_by_another_rank(out, line))
+                continue;
             strcpy(out + used, line);
             used += strlen(line);
-            fails++;
         }
     if (!fails) {
         /* A sanitizer's report: its first error (a race or an overflow in
@@ -53,13 +78,14 @@ static void mpi_log_excerpt(const char *log, char *out, size_t cap)
         out[used] = '\0';
     }
     fclose(fp);
+    return fails;
 }
 
 /* A checked run: its output, and the report in which each rank of a
  * checker program says it reached the end of its checks (see
  * autograder/mpi_checker/completion.h), with the token drawn for this run. */
 typedef struct {
-    char log[32], report[32], token[40], stuck[32];
+    char log[32], report[32], token[40], stuck[32], san[32];
 } ag_run_files;
 
 /* A fresh token of 128 random bits, in hex: the checker programs' form of
@@ -99,6 +125,19 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     /* The ranks record where they are when the run is ended (a hang). */
     strcpy(f->stuck, "/tmp/ag_where_XXXXXX");
     setenv("AG_CHECKER_STUCK", mkdtemp(f->stuck) ? f->stuck : "", 1);
+    /* A sanitized program's reports (labs whose lab.mk sets SANITIZE), one
+     * file a rank, not interleaved in the output: read by their summary. */
+    char asan_was[512] = "", ubsan_was[512] = "", option[600];
+    snprintf(asan_was, sizeof asan_was, "%s", getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "");
+    snprintf(ubsan_was, sizeof ubsan_was, "%s", getenv("UBSAN_OPTIONS") ? getenv("UBSAN_OPTIONS") : "");
+    strcpy(f->san, "/tmp/ag_msan_XXXXXX");
+    if (mkdtemp(f->san)) {
+        snprintf(option, sizeof option, "%s%slog_path=%s/report", asan_was, asan_was[0] ? ":" : "", f->san);
+        setenv("ASAN_OPTIONS", option, 1);
+        snprintf(option, sizeof option, "%s%slog_path=%s/report", ubsan_was, ubsan_was[0] ? ":" : "", f->san);
+        setenv("UBSAN_OPTIONS", option, 1);
+    } else
+        f->san[0] = '\0';
     /* A run ends before its test's time limit, so that the test, not
      * Check, says what happened (and where it was stuck), and no rank is
      * left running. */
@@ -119,7 +158,7 @@ static int run_logged(const char *program, int np, const char *args, int seconds
          * checker's token and report reach every rank. */
         snprintf(mpirun, sizeof mpirun,
                  "mpirun %s --oversubscribe -np %d -x NCCL_NVLS_ENABLE=0 -x AG_CHECKER_TOKEN -x AG_CHECKER_REPORT "
-                 "-x AG_CHECKER_STUCK -x AG_CHECKER_SECONDS",
+                 "-x AG_CHECKER_STUCK -x AG_CHECKER_SECONDS -x ASAN_OPTIONS -x UBSAN_OPTIONS",
                  geteuid() == 0 ? "--allow-run-as-root" : "", np);
     }
     snprintf(cmd, sizeof cmd, "timeout -k 5 %d %s %s/%s %s >%s 2>&1", seconds, mpirun, dir, program, args, f->log);
@@ -128,6 +167,8 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     unsetenv("AG_CHECKER_REPORT");
     unsetenv("AG_CHECKER_STUCK");
     unsetenv("AG_CHECKER_SECONDS");
+    asan_was[0] ? setenv("ASAN_OPTIONS", asan_was, 1) : unsetenv("ASAN_OPTIONS");
+    ubsan_was[0] ? setenv("UBSAN_OPTIONS", ubsan_was, 1) : unsetenv("UBSAN_OPTIONS");
     return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -137,6 +178,8 @@ static void remove_run_files(const ag_run_files *f)
     unlink(f->report);
     char where[8];
     stuck_describe_all(f->stuck, NULL, where, sizeof where); /* removes what is left */
+    if (f->san[0])
+        ag_sanitizer_summary(f->san, where, sizeof where);
 }
 
 /* The ranks (of np, or the one process for np = 0) that did not report
@@ -185,9 +228,17 @@ static void run_expecting_success(const char *program, int np, const char *args,
     char out[1500], name[512], missing[128] = "";
     int rc = run_logged(program, np, args, seconds, &f);
     int unreported = rc == 0 ? unreported_ranks(&f, np, missing, sizeof missing) : 0;
-    char where[700] = "", exe[PATH_MAX];
+    char where[700] = "", exe[PATH_MAX], san[600] = "";
     if (rc != 0 || unreported) {
-        mpi_log_excerpt(f.log, out, sizeof out);
+        int fails = mpi_log_excerpt(f.log, out, sizeof out);
+        /* what a sanitizer stopped, and where in the student's files (the
+         * output's tail is then mpirun's words on the status alone) */
+        if (f.san[0] && ag_sanitizer_summary(f.san, san + 2, sizeof san - 2)) {
+            memcpy(san, "; ", 2);
+            if (!fails)
+                out[0] = '\0';
+        }
+        f.san[0] = '\0';
         /* the checker program beside the test binary: its symbols name
          * where each rank was stuck */
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -208,9 +259,10 @@ static void run_expecting_success(const char *program, int np, const char *args,
                      name, who, out);
     if (rc == 0)
         return;
-    ck_abort_msg("%s %s (exit status %d)%s:\n%s", name,
+    ck_abort_msg("%s %s (exit status %d)%s%s%s%s%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
-                 where, out);
+                 san[0] ? "; the sanitizers stopped a rank: " : "", san[0] ? san + 2 : "", where, out[0] ? ":\n" : "",
+                 out);
 }
 
 void ag_run_mpi(const char *program, int np, const char *args, int seconds)

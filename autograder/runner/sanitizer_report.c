@@ -126,6 +126,29 @@ int ag_sanitizer_report(const char *test, char *message, size_t cap)
     return found;
 }
 
+int ag_sanitizer_summary(const char *dir, char *message, size_t cap)
+{
+    struct dirent **names = NULL;
+    int count = scandir(dir, &names, NULL, alphasort), found = 0;
+    char path[400];
+    message[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        FILE *fp = !found && names[i]->d_name[0] != '.' ? fopen(path, "r") : NULL;
+        if (fp) {
+            summarise(fp, message, cap);
+            found = message[0] != '\0';
+            fclose(fp);
+        }
+        if (names[i]->d_name[0] != '.')
+            unlink(path);
+        free(names[i]);
+    }
+    free(names);
+    rmdir(dir);
+    return found;
+}
+
 void ag_sanitizer_cleanup(void)
 {
     if (!folder[0])

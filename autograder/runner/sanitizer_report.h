@@ -24,6 +24,12 @@ void ag_sanitizer_setup(void);
  * read removed; returns 1, or 0 when there is none. */
 int ag_sanitizer_report(const char *test, char *message, size_t cap);
 
+/* The reports of the processes of folder dir (the MPI checker programs'
+ * ranks, ASAN_OPTIONS' log_path: launch.c): the first one's summary into
+ * message, as ag_sanitizer_report's; the reports and the folder removed.
+ * Returns 0 when there is none. */
+int ag_sanitizer_summary(const char *dir, char *message, size_t cap);
+
 /* The run is over: the folder and what is left in it removed. */
 void ag_sanitizer_cleanup(void);
 
