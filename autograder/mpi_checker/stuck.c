@@ -207,6 +207,23 @@ void stuck_record_now(void)
         usleep(1000);
 }
 
+/* The folder the student's files were built from, as the build folder of
+ * exe records it (common/mk/lab.mk's BUILD/source), with a '/'; "" if none. */
+static void student_folder(const char *exe, char *out, size_t cap)
+{
+    char path[PATH_MAX];
+    out[0] = '\0';
+    const char *slash = strrchr(exe, '/');
+    snprintf(path, sizeof path, "%.*s/source", slash ? (int)(slash - exe) : 1, slash ? exe : ".");
+    FILE *fp = fopen(path, "r");
+    if (fp && fgets(out, (int)cap - 1, fp) && out[0] != '\n')
+        strcpy(out + strcspn(out, "\n"), "/");
+    else
+        out[0] = '\0';
+    if (fp)
+        fclose(fp);
+}
+
 /* "FUNC\nFILE:LINE" pairs of addr2line, one per offset; names the frames
  * whose file is known and not the kit's test code. */
 int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
@@ -235,6 +252,10 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
         return 0;
     if (getcwd(cwd, sizeof cwd))
         strcat(cwd, "/");
+    /* the student's objects name their files /student/FILE (lab.mk's
+     * -fdebug-prefix-map): shown where the student has them */
+    char folder[PATH_MAX], shown[PATH_MAX + 64];
+    student_folder(exe, folder, sizeof folder);
     char func[256], waiting[64] = "";
     int named = 0, frame = 0;
     size_t at = 0;
@@ -243,6 +264,10 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
         char *file = line, *disc = strstr(line, " (discriminator");
         if (disc)
             *disc = '\0';
+        if (folder[0] && !strncmp(file, "/student/", 9)) {
+            snprintf(shown, sizeof shown, "%s%s", folder, file + 9);
+            file = shown;
+        }
         if (cwd[0] && !strncmp(file, cwd, strlen(cwd)))
             file += strlen(cwd);
         /* A rank waiting in MPI is inside the checker's wrapper of the call. */

@@ -44,7 +44,8 @@ void stuck_record_now(void);
 /* The record at path, of program exe, as "stuck in F (FILE:LINE), called
  * from G (FILE:LINE), H (FILE:LINE)": the innermost frames of the program
  * whose source is not the kit's test code (autograder/), paths relative
- * to the working folder; a crash's record as "SIGSEGV in F (FILE:LINE),
+ * to the working folder (the student's /student/FILE in the folder that
+ * exe's build folder names in its file "source"); a crash's record as "SIGSEGV in F (FILE:LINE),
  * called from ..." or "SIGSEGV inside MPI_X, called from F (FILE:LINE)".
  * Returns 0, out empty, when there is no record or
  * nothing of it can be named. */
