@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Self-test of an instructor's term (run by make test; issue 31): a Canvas
-# download with a roster graded, with a late policy and manual marks, and
-# exported for Canvas and Moodle; the roster kept for a regrade and make
-# similarity; a folder the grader cannot read refused;
+# Self-test of an instructor's term (run by make test; issues 31 and 40): a
+# Canvas download (the whole-class zip as it comes) with a roster graded,
+# with a late policy and manual marks, and exported for Canvas and Moodle,
+# with each grade's account in the student's feedback and results.json and
+# the LMSs' bulk feedback zips; the roster kept for a regrade and make
+# similarity; the class page refreshed by make similarity and make export,
+# its counts one computation; a folder the grader cannot read refused; a
+# hostile class whose review list names exactly its hostile submissions; a
+# CPU-only grading of lab 3 refused before any preparation without
+# --cpu-only, kept in the term's settings, and exported only with
+# --partial, out of the points it could award; similarity on a class grown
+# from one shared start (the start as --base: the copy pair first) and
+# against a past term kept in the archive;
 # a grading stopped by Ctrl-C writes its gradebook and resumes to the same
 # grades; a perf.conf weight change regrades and says so; identical files
 # get identical grades over repeated runs; one copied file stands out in
 # make similarity; a lab 2 wavefront that cannot run in parallel loses its
 # points; a lab 2 race that passed by luck gets the same grade in three
 # gradings, its points withheld by repeat.conf's reruns. Small classes of
-# lab 1 (a second or two a submission) and three lab 2 submissions keep it
-# to about ten minutes on a loaded 2-core host.
+# lab 1 (a second or two a submission), three lab 2 submissions and one of
+# lab 3 (a CPU-only grading; lab 7's, the issue's example, takes minutes a
+# submission) keep it to about fifteen minutes on a loaded 2-core host.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
 set -u
@@ -22,7 +32,10 @@ OUT=build/selftest/grading_term
 fresh_dir "$OUT"
 sandbox_runs "grading term: the sandbox cannot run here" || exit 0
 REF1=reference/lab1-matmult/matmult.c
-SKEL1=labs/lab1-matmult/matmult.c
+# A partly right lab 1: the reference with one mutant's mistake (matmult_knm's m and n swapped).
+PART1=$OUT/part-matmult.c
+cp "$REF1" "$PART1"
+patch -s "$PART1" <maintainer/mutants/lab1/knm_m_and_n_swapped.patch
 
 # col FILE STUDENT COLUMN: a gradebook cell (the review column, last, may
 # hold commas; the columns read here come before it).
@@ -35,34 +48,65 @@ col() {
 in=$OUT/canvas
 mkdir -p "$in"
 cp "$REF1" "$in/jensenbob_12345_678910_matmult.c"
-cp "$SKEL1" "$in/doealice_late_12346_678911_matmult.c"
-printf '%s\n' "Student,ID,SIS Login ID,Section,Email,Submitted" \
-    "Bob Jensen,12345,bjensen,A,bob@example.edu,2026-11-20T20:00" \
-    "Alice Doe,12346,adoe,A,alice@example.edu,2026-11-22T10:00" \
-    "Carl Absent,12347,cabsent,B,carl@example.edu," >"$OUT/roster.csv"
-printf '%s\n' "student,points,comment" "bjensen,3,report" >"$OUT/manual.csv"
+cp "$PART1" "$in/doealice_late_12346_678911_matmult.c"
+# The whole class as Canvas hands it out: one zip of those files.
+(cd "$in" && zip -q ../submissions.zip ./*)
+printf '%s\n' "Student,ID,SIS User ID,SIS Login ID,Section,Email,Submitted" \
+    "Bob Jensen,12345,S-0045,bjensen,A,bob@example.edu,2026-11-20T20:00" \
+    "Alice Doe,12346,S-0046,adoe,A,alice@example.edu,2026-11-22T10:00" \
+    "Carl Absent,12347,S-0047,cabsent,B,carl@example.edu," >"$OUT/roster.csv"
+printf '%s\n' "student,points,comment" "bjensen,3,report" "adoe,2,report" >"$OUT/manual.csv"
 instructor/grade --no-perf --roster "$OUT/roster.csv" --deadline 2026-11-20T23:59 --late-per-day 10 \
-    --manual "$OUT/manual.csv" -o "$OUT/canvas-grades" 1 "$in" >"$OUT/canvas.log" 2>&1
+    --manual "$OUT/manual.csv" -o "$OUT/canvas-grades" 1 "$OUT/submissions.zip" >"$OUT/canvas.log" 2>&1
 rc=$?
 gb=$OUT/canvas-grades/gradebook.csv
 MAX=$(col "$gb" bjensen max)
 if [ "$rc" = 0 ] && grep -q "a Canvas download: 3 students" "$OUT/canvas.log" &&
     [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" bjensen final)" = "$((MAX + 3))" ] &&
     [ "$(col "$gb" adoe late_days)" = 2 ] && [ "$(col "$gb" cabsent status)" = "no submission" ]; then
-    pass "Canvas download + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission"
+    pass "Canvas's whole-class zip + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission"
 else
     fail "Canvas download + roster: status $rc, gradebook not as expected (see $OUT/canvas.log, $gb)"
 fi
-SKEL_TOTAL=$(col "$gb" adoe total)
+PART_TOTAL=$(col "$gb" adoe total)
 instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export.log" 2>&1 &&
     instructor/export -o "$OUT/canvas-grades" 1 moodle >>"$OUT/export.log" 2>&1
 ex=$OUT/canvas-grades/export-canvas.csv
 if head -1 "$ex" | grep -qx "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1" &&
-    grep -qx "Bob Jensen,12345,,bjensen,A,$((MAX + 3))" "$ex" && grep -q "^Carl Absent,12347,,cabsent,B,0$" "$ex" &&
-    grep -q "^Alice Doe,alice@example.edu,12346," "$OUT/canvas-grades/export-moodle.csv"; then
-    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs from the roster, the final grade) and Moodle's (e-mail, ID number, feedback)"
+    grep -qx "Bob Jensen,12345,S-0045,bjensen,A,$((MAX + 3))" "$ex" && grep -q "^Carl Absent,12347,S-0047,cabsent,B,0$" "$ex" &&
+    grep -q "^Alice Doe,alice@example.edu,," "$OUT/canvas-grades/export-moodle.csv" &&
+    grep -q "instructor/INSTRUCTORS.md" "$OUT/export.log"; then
+    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs and SIS User IDs from the roster, the final grade) and Moodle's (e-mail, its ID number left empty without one, feedback); the message names instructor/INSTRUCTORS.md"
 else
     fail "make export: the CSVs are not as expected (see $OUT/export.log, $ex)"
+fi
+# Each grade explains itself where the student reads it: the late student's
+# feedback.txt and results.json carry the autograded points, the penalty,
+# the manual mark and the final, the export's figure.
+fb=$OUT/canvas-grades/students/adoe/feedback.txt
+final=$(col "$gb" adoe final)
+pen=$(col "$gb" adoe late_penalty)
+json_final=$(python3 -c 'import json, sys; print("%g" % json.load(open(sys.argv[1]))["score"])' \
+    "$OUT/canvas-grades/students/adoe/results.json" 2>/dev/null)
+if grep -q "^  autograded  $PART_TOTAL of $MAX" "$fb" && grep -q "^  late        -$pen (2 day(s) late" "$fb" &&
+    grep -q "^  manual      +2 (report)" "$fb" && grep -q "^  final       $final of $MAX" "$fb" &&
+    [ "$json_final" = "$final" ] && grep -q "^Alice Doe,12346,S-0046,adoe,A,$final$" "$ex" &&
+    grep -q "Nothing was handed in" "$OUT/canvas-grades/students/cabsent/feedback.txt"; then
+    pass "the late student's feedback and results.json: autograded $PART_TOTAL, late -$pen, manual +2, final $final, the export's; the absent student's feedback says so"
+else
+    fail "the late student's feedback does not explain the grade $final (see $fb)"
+fi
+# The bulk feedback upload: the names Canvas and Moodle read back (Canvas:
+# the first two all-digit parts, user and submitted file; Moodle: a folder
+# NAME_PARTICIPANT_assignfeedback_file).
+fz=$OUT/canvas-grades/feedback-canvas.zip
+listing=$(unzip -Z1 "$fz" 2>/dev/null | sort | tr '\n' ' ')
+if [ "$listing" = "adoe_12346_678911_feedback.txt bjensen_12345_678910_feedback.txt " ] &&
+    unzip -p "$fz" adoe_12346_678911_feedback.txt | cmp -s - "$fb" &&
+    grep -q "left out, the download names no file of theirs: cabsent" "$OUT/export.log"; then
+    pass "make export FORMAT=canvas: feedback-canvas.zip for Canvas's bulk upload: $listing(cabsent, with nothing handed in, left out and said)"
+else
+    fail "make export: feedback-canvas.zip holds '$listing' (see $OUT/export.log)"
 fi
 # The roster is kept: a regrade of one student without ROSTER names the
 # class as the first run did, and make similarity on the download too.
@@ -83,6 +127,24 @@ if [ "$rc" = 0 ] && grep -q "roster .*, the last run's" "$OUT/canvas-again.log" 
 else
     fail "the roster not kept: status $rc (see $OUT/canvas-again.log, $OUT/canvas-sim.log, $gb)"
 fi
+# One class page, always current: make similarity rewrote it with the
+# pairs, the documented refresh from another folder finds the same report,
+# make export writes it again; its counts are the gradebook's rows, the
+# absent student a row of its own, as in the histogram.
+page=$OUT/canvas-grades/class.html
+abs_grades=$(cd "$OUT/canvas-grades" && pwd)
+rows=$(($(wc -l <"$gb") - 1))
+refreshed=$( (cd autograder && PYTHONPATH=../instructor:. python3 -m grading.classpage "$abs_grades") 2>&1)
+rm -f "$page"
+instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export2.log" 2>&1
+if [ -s "$page" ] && [ "$refreshed" = "$abs_grades/class.html" ] &&
+    { [ "$sim_named" = 0 ] || ! command -v sim_c >/dev/null || grep -q "most alike pairs of" "$page"; } &&
+    grep -q "<p class='counts'>$rows students: .*1 no submission; " "$page" &&
+    grep -q "^Totals of $rows submissions" "$OUT/canvas-grades/histogram.txt"; then
+    pass "the class page: rewritten by make similarity (its pairs), by python3 -m grading.classpage from autograder/ (the same report found) and by make export; $rows students counted once, the absent one a row of its own, as in the histogram"
+else
+    fail "the class page is stale or miscounts (see $page, $OUT/export2.log: $refreshed)"
+fi
 mkdir -p "$OUT/loose"
 cp "$REF1" "$OUT/loose/"
 if ! instructor/grade --no-perf -o "$OUT/loose-grades" 1 "$OUT/loose" >"$OUT/loose.log" 2>&1 &&
@@ -95,7 +157,7 @@ fi
 # --- Ctrl-C, then resume --------------------------------------------------
 cls=$OUT/class
 for s in s1 s2 s3 s4; do mkdir -p "$cls/$s"; cp "$REF1" "$cls/$s/"; done
-cp "$SKEL1" "$cls/s3/matmult.c"
+cp "$PART1" "$cls/s3/matmult.c"
 instructor/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/int.log" 2>&1 &
 pid=$!
 for _ in $(seq 600); do grep -q ' 1/4 ' "$OUT/int.log" && break; sleep 0.1; done
@@ -115,8 +177,8 @@ instructor/grade --no-perf -o "$OUT/int-grades" 1 "$cls" >"$OUT/resume.log" 2>&1
 rc=$?
 gb=$OUT/int-grades/gradebook.csv
 if [ "$rc" = 0 ] && [ "$(grep -c '(already graded)' "$OUT/resume.log")" = "$rows" ] &&
-    [ "$(col "$gb" s1 total) $(col "$gb" s2 total) $(col "$gb" s3 total) $(col "$gb" s4 total)" = "$MAX $MAX $SKEL_TOTAL $MAX" ]; then
-    pass "resumed: $rows kept, the rest graded, the same grades as an uninterrupted run ($MAX $MAX $SKEL_TOTAL $MAX)"
+    [ "$(col "$gb" s1 total) $(col "$gb" s2 total) $(col "$gb" s3 total) $(col "$gb" s4 total)" = "$MAX $MAX $PART_TOTAL $MAX" ]; then
+    pass "resumed: $rows kept, the rest graded, the same grades as an uninterrupted run ($MAX $MAX $PART_TOTAL $MAX)"
 else
     fail "resume: status $rc, grades $(cut -d, -f1,3 "$gb" | tr '\n' ' ') (see $OUT/resume.log)"
 fi
@@ -261,4 +323,125 @@ if [ "$runs" -gt 1 ] && [ -n "$tol" ] && [ "$tol" != 0 ] && [ "$grades" = "$want
     pass "lab 2: a race that passed by luck got the same grade in 3 gradings (${want%%/*}: tolerance_stop_omp's $tol points withheld, passed 1 of $runs runs, marked for review each time)"
 else
     fail "lab 2: the lucky race's grades differ or were not withheld (total/points:withheld per grading: $grades; want $want each; the reference's: ${withheld:-none withheld}; see $OUT/lab2*.log)"
+fi
+
+# --- Review reasons from code; the sandbox's refusals lead ---------------
+# The lab's own words are no finding: lab 7's skeleton and reference say
+# "tridiagonal system(s)" in comments, which the review once took for a
+# call of system() in every submission.
+lab7=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
+from grading.review import review_flags
+print(review_flags(sys.argv[1]) or "none")' reference/lab7-fft-poisson 2>&1)
+if [ "$lab7" = none ] && grep -qi "system" reference/lab7-fft-poisson/*.c; then
+    pass "review: lab 7's reference, whose comments say 'system', gets no review flag"
+else
+    fail "review: lab 7's reference is flagged: $lab7"
+fi
+# A class with hostile submissions (the generator's: one writes outside,
+# one reads the reference, one connects out, one forks without end) beside
+# honest, wrong and broken ones: the review list names exactly the hostile.
+datasets/lab1-submissions/generate "$OUT/gen" >"$OUT/generate.log" 2>&1 || fail "the submission generator failed (see $OUT/generate.log)"
+hc=$OUT/hostile
+mkdir -p "$hc"
+HOSTILE="h02_fork_bomb h05_write_outside h06_read_reference h15_network"
+for s in c01_reference m05_knm_m_and_n_swapped b01_does_not_compile $HOSTILE; do
+    cp -r "$OUT/gen/submissions/$s" "$hc/" || fail "the generator made no $s"
+done
+instructor/grade -j 2 --no-perf --wall 120 -o "$OUT/hostile-grades" 1 "$hc" >"$OUT/hostile.log" 2>&1
+listed=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
+from grading import classpage
+lab, rows = classpage.load(sys.argv[1])
+print(" ".join(sorted(s for s, _ in classpage.review(rows))))' "$OUT/hostile-grades" 2>&1)
+hreview() { awk -F, -v s="$1" '$1 == s' "$OUT/hostile-grades/gradebook.csv"; }
+if [ "$listed" = "$HOSTILE" ] && hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
+    hreview h06_read_reference | grep -q "sandbox refused: opened outside the sandbox's view: .*reference/lab1-matmult/matmult.c" &&
+    hreview h15_network | grep -q "sandbox refused: network refused" &&
+    grep -q "<td class='msg'>sandbox refused" "$OUT/hostile-grades/class.html"; then
+    pass "review: the list names exactly the hostile submissions ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections)"
+else
+    fail "review: the list names '$listed', not '$HOSTILE' (see $OUT/hostile-grades/gradebook.csv)"
+fi
+
+# --- A CPU-only grading of a lab with GPU tests ---------------------------
+# (KIT_GPU_COUNT=0: a host without a GPU, on a GPU host too.)
+l3=$OUT/lab3
+mkdir -p "$l3/s1"
+cp reference/lab3-gpu-matmult/*.cu "$l3/s1/"
+printf '%s\n' "student,points,comment" "s1,1,report" >"$OUT/manual3.csv"
+t0=$(date +%s)
+KIT_GPU_COUNT=0 instructor/grade --no-perf -o "$OUT/lab3-grades" 3 "$l3" >"$OUT/lab3-refused.log" 2>&1
+rc=$? took=$(($(date +%s) - t0))
+if [ "$rc" != 0 ] && [ "$took" -le 5 ] && grep -q "pass --cpu-only" "$OUT/lab3-refused.log" &&
+    ! grep -q "preparing" "$OUT/lab3-refused.log"; then
+    pass "CPU-only: lab 3 without --cpu-only on a host without a GPU is refused in $took s, before any preparation"
+else
+    fail "CPU-only: no early refusal (status $rc after $took s; see $OUT/lab3-refused.log)"
+fi
+KIT_GPU_COUNT=0 instructor/grade --no-perf --cpu-only --manual "$OUT/manual3.csv" -o "$OUT/lab3-grades" 3 "$l3" \
+    >"$OUT/lab3.log" 2>&1
+KIT_GPU_COUNT=0 instructor/grade --no-perf -o "$OUT/lab3-grades" 3 "$l3" >"$OUT/lab3-again.log" 2>&1
+rc_again=$?
+read -r MAX3 GPU3 < <(python3 -c 'import json, sys; l = json.load(open(sys.argv[1])); print("%g %g" % (l["max_points"], l["gpu_points"]))' "$OUT/lab3-grades/lab.json")
+AWARD3=$(awk -v m="$MAX3" -v g="$GPU3" 'BEGIN { print m - g }')
+instructor/export -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-export.log" 2>&1
+rc_refused=$?
+instructor/export --partial -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-partial.log" 2>&1
+rc_partial=$?
+points=$(sed -n 2p "$OUT/lab3-grades/export-canvas.csv" 2>/dev/null | awk -F, '{ print $NF }')
+if [ "$rc_again" = 0 ] && grep -q -- "--cpu-only, as .*term.json keeps it" "$OUT/lab3-again.log" &&
+    [ "$rc_refused" != 0 ] && grep -q "could award $AWARD3 of lab 3's $MAX3 points" "$OUT/lab3-export.log" &&
+    [ "$rc_partial" = 0 ] && grep -q "warning: a partial grading" "$OUT/lab3-partial.log" && [ "$points" = "$AWARD3" ] &&
+    grep -q "this host could award $AWARD3: $GPU3 need a GPU" "$OUT/lab3-grades/students/s1/feedback.txt" &&
+    grep -q "^  manual      +1 (report)" "$OUT/lab3-grades/students/s1/feedback.txt"; then
+    pass "CPU-only: --cpu-only kept for the next run; make export refused without --partial, then Points Possible $AWARD3 of $MAX3 with a warning; the feedback says what this host could award"
+else
+    fail "CPU-only: export of the partial grading not as wanted (status $rc_again/$rc_refused/$rc_partial, Points Possible '$points', want $AWARD3 of $MAX3; see $OUT/lab3*.log)"
+fi
+
+# --- Similarity with a base and a memory ----------------------------------
+# A class grown from one shared start (a leaked reference): each student
+# adds code of their own (matmult_blk of one of the four solutions written
+# apart), one copies another's (plant_copy.py: renamed, recommented,
+# reordered). Without the start as a base every pair looks alike and the
+# median warns; with it the copy pair ranks first.
+if command -v sim_c >/dev/null; then
+    grown=$OUT/grown
+    HERE=maintainer/selftest/similarity
+    k=0
+    for s in "$HERE"/s*.c; do
+        k=$((k + 1))
+        mkdir -p "$grown/u$k"
+        { cat "$REF1"; echo; awk '/^void matmult_blk\(/ { on = 1; sub(/matmult_blk/, "own_blk") } on { print } on && /^}/ { exit }' "$s"; } \
+            >"$grown/u$k/matmult.c"
+    done
+    mkdir -p "$grown/u9_copy"
+    python3 "$HERE/plant_copy.py" "$grown/u1/matmult.c" >"$grown/u9_copy/matmult.c"
+    instructor/similarity --archive "$OUT/archive" -o "$OUT/grown-nobase" 1 "$grown" >"$OUT/grown-nobase.log" 2>&1
+    instructor/similarity --archive "$OUT/archive" --base "$REF1" --keep 2025-fall -o "$OUT/grown-base" 1 "$grown" \
+        >"$OUT/grown-base.log" 2>&1
+    top=$(sed -n 2p "$OUT/grown-base/similarity.csv" | cut -d, -f1-3)
+    next=$(sed -n 3p "$OUT/grown-base/similarity.csv" | cut -d, -f3)
+    if grep -q "warning: the median pair scores" "$OUT/grown-nobase.log" && [ "${top%,*}" = "u1,u9_copy" ] &&
+        below "$next" "${top##*,}" && ! grep -q "warning" "$OUT/grown-base.log" &&
+        [ -d "$OUT/archive/lab1/2025-fall/u1" ]; then
+        pass "similarity on a class grown from one start: without a base the median warns; with it the copy ranks first (${top##*,}%, the next $next%); the class kept as 2025-fall"
+    else
+        fail "similarity on a grown class: top '$top' (next $next; see $OUT/grown-*.log)"
+    fi
+    # The next term: one copies a 2025 student's own code; its pair with
+    # that past submission is reported, labelled.
+    nt=$OUT/next-term
+    mkdir -p "$nt/w1" "$nt/w2"
+    python3 "$HERE/plant_copy.py" "$grown/u3/matmult.c" >"$nt/w1/matmult.c"
+    cp "$REF1" "$nt/w2/matmult.c"
+    instructor/similarity --archive "$OUT/archive" --base "$REF1" -o "$OUT/next-sim" 1 "$nt" >"$OUT/next-sim.log" 2>&1
+    top=$(sed -n 2p "$OUT/next-sim/similarity.csv")
+    if [[ $top == 2025-fall~u3,w1,* ]] && [[ $top == *",past term 2025-fall" ]] &&
+        grep -q "(past term 2025-fall)" "$OUT/next-sim/report.html"; then
+        pass "similarity against the archive: the copy of a 2025-fall submission is the top pair, labelled 'past term 2025-fall'"
+    else
+        fail "similarity against the archive: the top pair is '$top' (see $OUT/next-sim.log)"
+    fi
+else
+    skip "similarity with a base and a memory: sim_c is missing (make deps)"
 fi
