@@ -135,9 +135,10 @@ test:
 
 # On a machine with apt: the Debian packages a GPU host without a package
 # registry needs (Check, json-c, bubblewrap, pyelftools, GCC 12's offload
-# runtime), for autograder/gpu-host/run to unpack there.
+# runtime), for autograder/gpu-host/run to unpack there. GPU_DEPS=demos:
+# the demos' set instead (gnuplot, no offload compilers) in .gpudeps-demos.
 gpu-deps-fetch:
-	autograder/gpu-host/deps.sh fetch .gpudeps
+	autograder/gpu-host/deps.sh fetch $(if $(filter demos,$(GPU_DEPS)),.gpudeps-demos demos,.gpudeps)
 else
 $(INSTRUCTOR_TARGETS):
 	$(error make $@ is for the course's instructors and the kit's maintainers, not part of your copy; make help lists yours)

@@ -13,6 +13,7 @@
 #   libomp-16-dev's sm_90 device library and unversioned names).
 #
 #   here:   make gpu-deps-fetch              (= autograder/gpu-host/deps.sh fetch .gpudeps)
+#           make gpu-deps-fetch GPU_DEPS=demos  (the demos' set, with gnuplot: .gpudeps-demos)
 #   there:  eval "$(autograder/gpu-host/deps.sh unpack .gpudeps)"
 #           (autograder/gpu-host/run does it for you)
 #
@@ -25,11 +26,29 @@
 # PATH, PYTHONPATH, and GOMP_OFFLOAD_LIB (the folder to put first on
 # LD_LIBRARY_PATH for GCC-built offload programs only). It can be run again.
 set -eu
-usage() { echo "usage: deps.sh fetch DIR | unpack DIR" >&2; exit 2; }
-[ $# = 2 ] || usage
-cmd=$1 dir=$2
-pkgs="check libsubunit0 libsubunit-dev libjson-c5 libjson-c-dev bubblewrap python3-pyelftools libgomp1 libgomp-plugin-nvptx1
-      clang-16 clang-tools-16 libclang-common-16-dev libclang-cpp16 libllvm16 libz3-4 libomp5-16 libomp-16-dev"
+usage() { echo "usage: deps.sh fetch DIR [tests|demos] | unpack DIR" >&2; exit 2; }
+[ $# = 2 ] || { [ $# = 3 ] && [ "$1" = fetch ]; } || usage
+cmd=$1 dir=$2 set=${3:-tests}
+base="check libsubunit0 libsubunit-dev libjson-c5 libjson-c-dev bubblewrap python3-pyelftools"
+# The demos' set (make demo draws with gnuplot, which GPU hosts lack)
+# leaves out the offload compilers: with them the folder would pass the 64
+# MiB a device call carries, and lab 4's demo times the NCCL stage, not the
+# offload one (lab 4 builds its offload stage for the host without them).
+# gnuplot-nox's libraries go into DIR/gnuplot, apart, behind a wrapper that
+# alone puts them on LD_LIBRARY_PATH: the host's programs keep the host's
+# libraries. The C and C++ runtimes and the larger font families stay the
+# host's or are left out (DejaVu is what the pictures use).
+gnuplot_closure() {
+    apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
+        --no-enhances --no-pre-depends gnuplot-nox | grep '^[a-z]' | sort -u |
+        grep -vxE 'libc6|libgcc-s1|libstdc\+\+6|gcc-12-base|debconf|cdebconf|dpkg|tar|install-info|lsb-base|sysvinit-utils|libdebian-installer4|libnewt0.52|libslang2|libtextwrap1|gnuplot-data|fonts-(croscore|freefont-otf|freefont-ttf|liberation|liberation2|texgyre|urw-base35)|ttf-bitstream-vera|xfonts-.*|x11-common|readline-common|libfontenc1'
+}
+case $set in
+tests) pkgs="$base libgomp1 libgomp-plugin-nvptx1
+      clang-16 clang-tools-16 libclang-common-16-dev libclang-cpp16 libllvm16 libz3-4 libomp5-16 libomp-16-dev" ;;
+demos) pkgs=$base ;;
+*) usage ;;
+esac
 case $cmd in
 fetch)
     command -v apt-get >/dev/null || { echo "error: 'fetch' needs apt-get (a Debian machine)" >&2; exit 2; }
@@ -41,6 +60,12 @@ fetch)
         cat "$log" >&2
         rm -f "$log"
         exit 1
+    fi
+    if [ "$set" = demos ]; then
+        mkdir -p "$dir/gnuplot-debs"
+        rm -f "$dir"/gnuplot-debs/*.deb
+        # shellcheck disable=SC2046 # a list of package names
+        (cd "$dir/gnuplot-debs" && apt-get download $(gnuplot_closure)) >/dev/null 2>"$log" || { cat "$log" >&2; rm -f "$log"; exit 1; }
     fi
     rm -f "$log"
     echo "fetched into $dir:" >&2
@@ -61,6 +86,19 @@ unpack)
         esac
     done
     [ "$found" -gt 0 ] || { echo "error: no .deb in $dir: run 'make gpu-deps-fetch' first" >&2; exit 2; }
+    rm -rf "${top:?}/gnuplot" "${top:?}/bin"
+    if [ -d "$top/gnuplot-debs" ]; then
+        mkdir -p "$top/gnuplot" "$top/bin"
+        for deb in "$top"/gnuplot-debs/*.deb; do dpkg-deb -x "$deb" "$top/gnuplot"; done
+        g=$top/gnuplot
+        printf '<?xml version="1.0"?>\n<fontconfig><dir>%s/usr/share/fonts</dir><cachedir>%s/fontcache</cachedir></fontconfig>\n' "$g" "$g" >"$g/fonts.conf"
+        cat >"$top/bin/gnuplot" <<WRAP
+#!/bin/sh
+# Debian's gnuplot with its own libraries (deps.sh unpack wrote this).
+LD_LIBRARY_PATH=$g/usr/lib/x86_64-linux-gnu:$g/lib/x86_64-linux-gnu FONTCONFIG_FILE=$g/fonts.conf GNUPLOT_LIB=$g/usr/share/gnuplot5 exec $g/usr/bin/gnuplot-nox "\$@"
+WRAP
+        chmod +x "$top/bin/gnuplot"
+    fi
     lib=$root/usr/lib/x86_64-linux-gnu
     for pc in "$lib"/pkgconfig/*.pc; do
         [ -e "$pc" ] && sed -i "s|^prefix=.*|prefix=$root/usr|" "$pc"
@@ -71,7 +109,7 @@ unpack)
     echo "export LIBRARY_PATH=$lib\${LIBRARY_PATH:+:\$LIBRARY_PATH}"
     echo "export PKG_CONFIG_PATH=$lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}"
     echo "export LD_LIBRARY_PATH=$lib:$root/usr/lib/llvm-16/lib:$cuda\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-    echo "export PATH=$root/usr/bin\${PATH:+:\$PATH}"
+    echo "export PATH=$top/bin:$root/usr/bin\${PATH:+:\$PATH}"
     echo "export PYTHONPATH=$root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH}"
     echo "export GOMP_OFFLOAD_LIB=$gomp/usr/lib/x86_64-linux-gnu" ;;
 *) usage ;;
