@@ -180,8 +180,11 @@ static void last_verdict(const char *name, double limit, ag_result *out)
             break;
         }
     free(trs);
-    char found[1500];
-    if (out->status != AG_PASS && ag_sanitizer_report(name, found, sizeof found)) {
+    char found[1500], stopped[64];
+    snprintf(stopped, sizeof stopped, "exit(%d)", AG_SANITIZER_EXIT);
+    if (out->status != AG_PASS &&
+        (ag_sanitizer_report(name, found, sizeof found) ||
+         (strstr(out->message, stopped) && ag_sanitizer_report_newest(found, sizeof found)))) {
         out->status = AG_FAIL;
         snprintf(out->message, sizeof out->message, "the sanitizers stopped the test: %s", found);
     }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The sanitizers' runtime, when the program is linked with one. */
@@ -124,6 +126,34 @@ int ag_sanitizer_report(const char *test, char *message, size_t cap)
     }
     closedir(dir);
     return found;
+}
+
+int ag_sanitizer_report_newest(char *message, size_t cap)
+{
+    if (!folder[0])
+        return 0;
+    DIR *dir = opendir(folder);
+    if (!dir)
+        return 0;
+    char path[400], newest[400] = "";
+    time_t when = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        if (!strncmp(e->d_name, "report.", 7) && !stat(path, &st) && st.st_mtime >= when) {
+            when = st.st_mtime;
+            snprintf(newest, sizeof newest, "%s", path);
+        }
+    }
+    closedir(dir);
+    FILE *fp = newest[0] ? fopen(newest, "r") : NULL;
+    if (!fp)
+        return 0;
+    summarise(fp, message, cap);
+    fclose(fp);
+    unlink(newest);
+    return 1;
 }
 
 int ag_sanitizer_summary(const char *dir, char *message, size_t cap)

@@ -24,6 +24,12 @@ void ag_sanitizer_setup(void);
  * read removed; returns 1, or 0 when there is none. */
 int ag_sanitizer_report(const char *test, char *message, size_t cap);
 
+/* A test whose process a sanitizer stopped (status AG_SANITIZER_EXIT) but
+ * whose report names no test function (a signal caught by ASan, its stack
+ * not symbolised): the newest report's summary, as ag_sanitizer_report's,
+ * that file removed; 0 when there is none. */
+int ag_sanitizer_report_newest(char *message, size_t cap);
+
 /* The reports of the processes of folder dir (the MPI checker programs'
  * ranks, ASAN_OPTIONS' log_path: launch.c): the first one's summary into
  * message, as ag_sanitizer_report's; the reports and the folder removed.
