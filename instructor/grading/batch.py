@@ -23,7 +23,7 @@ from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
 from .report import explain, feedback, gradescope_json
 from .results import apply_call_rules, read_results
-from .review import RECORD, refusals, review_flags
+from .review import RECORD, record_text, refusals, review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
 from .unpack import collect
 from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
@@ -74,6 +74,9 @@ class Grader:
                 result = {"status": STATUS_ERROR, "message": f"{type(e).__name__}: {e}", "tests": [], "log": ""}
         finally:
             self.slots.put(slot)
+        record = record_text(os.path.join(work, RECORD))
+        if record:  # what the sandbox refused, line by line, for the instructor
+            write_atomic(os.path.join(logs, "sandbox-refused.log"), record)
         result.update(student=sid, fingerprint=fp, grading=self.parts, graded_because=why, seconds=round(time.time() - t0, 1), lab=self.lab.name,
                       host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
                       .strftime("%Y-%m-%d %H:%M UTC"))

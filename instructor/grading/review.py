@@ -63,6 +63,19 @@ KINDS = (("opened", "opened outside the sandbox's view"), ("denied", "writes den
 SHOWN = 4   # items named per kind; the rest counted
 
 
+def record_text(folder, limit=64 << 10):
+    """The sandbox's record as it was written (every line of each file,
+    the first limit bytes), for the submission's logs; '' when empty."""
+    parts = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        try:
+            with open(os.path.join(folder, name), errors="replace") as f:
+                parts.append(f"== {name}\n" + f.read(limit))
+        except OSError:
+            continue
+    return "\n".join(parts)[:limit]
+
+
 def refusals(folder):
     """The sandbox's record of one run (lines 'KIND WHAT' in the files of
     folder) in words: 'sandbox refused: opened outside ...: /etc/shadow,

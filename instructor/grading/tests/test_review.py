@@ -47,6 +47,13 @@ class Record(unittest.TestCase):
                                         "/c and 1 more; writes denied: /kit/x"), said)
         self.assertTrue(said.endswith("processes left running (killed): 5 (test_lab1)"), said)
 
+    def test_the_record_kept_as_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "7"), "w") as f:
+                f.write("opened /etc/shadow\n")
+            self.assertEqual(review.record_text(d), "== 7\nopened /etc/shadow\n")
+            self.assertEqual(review.record_text(os.path.join(d, "none")), "")
+
     def test_nothing_refused(self):
         with tempfile.TemporaryDirectory() as d:
             self.assertEqual(review.refusals(d), "")
