@@ -12,11 +12,11 @@
 
 const char *const ag_status_name[] = {"PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP", "NOT RUN", "PENDING", "NOT RUN"};
 
-/* Where a GPU is missing, once per run: the way to one (STUDENTS.md's
+/* Where a GPU is missing, once per run: the way to one (the students' README, STUDENTS.md in the kit: its
  * section of that name tells it whole; common/bench/bench_lib.sh says the
  * same for make bench). */
 #define AG_GPU_ROUTE                                                                                              \
-    "on a cluster: make check SCHED=slurm|lsf SCHED_OPTS='...' (STUDENTS.md, \"GPU tests on a cluster\")"
+    "on a cluster: make check SCHED=slurm|lsf SCHED_OPTS='...' (the students' README: \"GPU tests on a cluster\")"
 
 void ag_report_test(const ag_spec *sp, const ag_result *r, ag_tally *t)
 {

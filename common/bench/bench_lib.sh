@@ -143,7 +143,7 @@ bench_gpu_count() {
 # a GPU node, once per run, as make check's score line says it
 # (autograder/runner/report.c).
 bench_no_gpu() { # LAB WHAT
-    echo "make bench LAB=$1: $2; on a cluster, run it on a GPU node: make bench LAB=$1 SCHED=slurm|lsf SCHED_OPTS='...' (STUDENTS.md, \"GPU tests on a cluster\")"
+    echo "make bench LAB=$1: $2; on a cluster, run it on a GPU node: make bench LAB=$1 SCHED=slurm|lsf SCHED_OPTS='...' (the students' README: \"GPU tests on a cluster\")"
 }
 # The first GPU's name, or its maximum SM clock in MHz.
 bench_gpu_name() { nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1'; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=5 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=5 [SUBMISSION=DIR]    (the sources as for make lab5: your files by default)
 #
 # On a GPU host (CUDA backend): the lecture's grid, 480 x 480 x 400 floats,
 # 100 steps, on 2 and 4 compute ranks (mpirun -np 3 and 5; the ranks share

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench LAB=7 [IMPL=reference | SUBMISSION=DIR]
+# make bench LAB=7 [SUBMISSION=DIR]    (the sources as for make lab7: your files by default)
 #
 # Lab 7's performance study, every figure beside its bound measured in the
 # same run (lab7_bench.c; each result's residual is checked before any of
