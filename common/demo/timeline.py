@@ -90,20 +90,28 @@ def main():
     if not ranks:
         sys.exit(f"timeline.py: no traces in {a.dir}/rank*/ (was the run traced?)")
     names = {int(k): v for k, v in (n.split("=", 1) for n in a.name)}
-    # the rows: per rank its MPI calls, then each stream it used
+    windows = [window(ranks, spec.partition("=")[2]) for spec in a.panel]
+
+    def shown(s, e):
+        return any(min(e, t1) > max(s, t0) for t0, t1 in windows)
+
+    # the rows: per rank its MPI calls, then each stream it used inside a
+    # panel's window (a stream used only before, to hand out the data, or
+    # never, is no row: empty rows would hide the overlap the picture is for)
     rows = []
     for rank in sorted(ranks):
         rows.append((rank, None))
-        for s in sorted({st for *_, kind, _, st in ranks[rank] if kind != "mpi"}, key=lambda x: int(x or 0)):
-            rows.append((rank, s))
+        used = {st for s, e, kind, _, st in ranks[rank] if kind != "mpi" and shown(s, e)}
+        for st in sorted(used, key=lambda x: int(x or 0)):
+            rows.append((rank, st))
     index = {r: i for i, r in enumerate(reversed(rows))}
     labels = [f"{names.get(rank, 'rank %d' % rank)} {'MPI' if s is None else 'stream ' + s}" for rank, s in rows]
 
     panels, longest, seen = [], 0.0, set()
     tmp = tempfile.mkdtemp(prefix="timeline.")
     for n, spec in enumerate(a.panel):
-        label, _, win = spec.partition("=")
-        t0, t1 = window(ranks, win)
+        label = spec.partition("=")[0]
+        t0, t1 = windows[n]
         busy = {}
         path = os.path.join(tmp, f"panel{n}.dat")
         with open(path, "w") as out:
