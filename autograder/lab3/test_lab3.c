@@ -92,6 +92,55 @@ END_TEST
 /* The _dev entry points on device arrays: what the driver times alone.
  * Every variant runs twice on the same device arrays, the second time on
  * new contents: a product remembered by address and shape is wrong. */
+/* The answer is ready for what the default stream does next, as a library
+ * call's is: C copied back at once (cudaMemcpy, on the legacy default
+ * stream) must equal C once the whole device is idle. A call that launched
+ * on a non-blocking stream of its own and returned leaves C unwritten
+ * when that copy (pinned, asynchronous on stream 0) reads it: the legacy stream does not wait for such
+ * streams. The copy is of C's last rows, the last the kernel writes: a copy
+ * of all of C would trail behind the kernel and find every row done. The
+ * product takes a few ms, the copy µs; the contents do not matter; gpu1
+ * (one thread) is left out. */
+static void l3_check_result_ready(void)
+{
+    const int m = 2048, n = 2048, k = 1024;
+    const size_t sa = (size_t)m * k, sb = (size_t)k * n, sc = (size_t)m * n;
+    double *A = kit_alloc_doubles(sa), *B = kit_alloc_doubles(sb);
+    double *at_once, *idle; /* pinned: a copy to pageable memory may wait for the whole device */
+    ck_assert_int_eq(cudaMallocHost((void **)&at_once, 4 * (size_t)n * sizeof(double)), cudaSuccess);
+    ck_assert_int_eq(cudaMallocHost((void **)&idle, 4 * (size_t)n * sizeof(double)), cudaSuccess);
+    for (size_t i = 0; i < sa; i++)
+        A[i] = (double)(i % 7) - 3.0;
+    for (size_t i = 0; i < sb; i++)
+        B[i] = (double)(i % 5) - 2.0;
+    double *dA, *dB, *dC;
+    ck_assert_int_eq(cudaMalloc((void **)&dA, sa * sizeof(double)), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&dB, sb * sizeof(double)), cudaSuccess);
+    ck_assert_int_eq(cudaMalloc((void **)&dC, sc * sizeof(double)), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(dA, A, sa * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(dB, B, sb * sizeof(double), cudaMemcpyHostToDevice), cudaSuccess);
+    for (int v = 0; v < l3_variant_count; v++) {
+        if (!strcmp(l3_variants[v].name, "matmult_gpu1"))
+            continue;
+        ck_assert_int_eq(cudaMemset(dC, 0xFF, sc * sizeof(double)), cudaSuccess); /* NaN */
+        ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+        l3_variants[v].dev(m, n, k, dA, dB, dC);
+        const size_t tail = 4 * (size_t)n, from = sc - tail; /* the last 4 rows */
+        ck_assert_int_eq(cudaMemcpyAsync(at_once, dC + from, tail * sizeof(double), cudaMemcpyDeviceToHost, 0),
+                         cudaSuccess);
+        ck_assert_int_eq(cudaStreamSynchronize(0), cudaSuccess);
+        ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+        ck_assert_int_eq(cudaMemcpy(idle, dC + from, tail * sizeof(double), cudaMemcpyDeviceToHost), cudaSuccess);
+        if (memcmp(at_once, idle, tail * sizeof(double)) != 0)
+            ck_abort_msg("%s_dev, m=%d n=%d k=%d: C's last rows copied back on the default stream right after the "
+                         "call differ from the same rows once the device was idle: the call returned while its work still ran where the "
+                         "default stream does not wait (a non-blocking stream of its own, never waited for?)",
+                         l3_variants[v].name, m, n, k);
+    }
+    cudaFree(dA), cudaFree(dB), cudaFree(dC);
+    kit_free(A), kit_free(B), cudaFreeHost(at_once), cudaFreeHost(idle);
+}
+
 START_TEST(dev_entry_points)
 {
     static const ag_mm_size s[] = {{17, 13, 11}, {100, 50, 75}};
@@ -122,6 +171,7 @@ START_TEST(dev_entry_points)
         kit_free(C);
         ag_mm_problem_free(&p);
     }
+    l3_check_result_ready();
 }
 END_TEST
 

@@ -154,12 +154,15 @@ mutant(R, f'{M}/gpu5_own_stream_no_wait.patch',
   "matmult_gpu5_dev launches on a non-blocking stream of its own and returns without waiting: the copy of C back\n"
   "(legacy default stream) does not wait for it, and a timer that waited only for the default stream would stop before the kernel ends.\n"
   "requires: gpu",
+  # (CUDA_CHECK_LAUNCH waits for the whole device: the mutant checks the launch only)
   [(GPU, '''    mm_launch L = matmult_gpu5_launch(m, n);
-    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block)>>>(m, n, k, dA, dB, dC);''', '''    mm_launch L = matmult_gpu5_launch(m, n);
+    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block)>>>(m, n, k, dA, dB, dC);
+    CUDA_CHECK_LAUNCH();''', '''    mm_launch L = matmult_gpu5_launch(m, n);
     static cudaStream_t side;
     if (!side)
         CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block), 0, side>>>(m, n, k, dA, dB, dC);''')],
+    gpu5_kernel<<<cuda_dim(L.grid), cuda_dim(L.block), 0, side>>>(m, n, k, dA, dB, dC);
+    CUDA_CHECK(cudaGetLastError());''')],
   caught_by=['gpu5_sizes', 'all_real_inputs', 'dev_entry_points'])
 
 # A GPU fault costs its own tests only (issue 39): every test runs in a
