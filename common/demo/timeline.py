@@ -13,7 +13,8 @@ calls) and mpi_marks.c's (marks.PID.csv: the collectives that end a
 benchmark's runs). WINDOW is
     run:K    the K-th run (from 0): from each rank's K-th MPI_Allreduce
              (its start of the run, for K = 0) to its (K+1)-th, the panel
-             spanning all ranks' windows
+             spanning all ranks' windows; where the run has kernels, from
+             0.2 ms before its first (the data handed out before is left out)
     tail:MS  the last MS milliseconds of the trace
     all      the whole trace
 A rank with no GPU rows (a CPU backend, a host without CUPTI) has its MPI
@@ -74,7 +75,11 @@ def window(ranks, spec):
                 sys.exit(f"timeline.py: rank {rank} ran {len(marks)} run(s) (MPI_Allreduce), no run {k}")
             starts.append(rows[0][0] if k == 0 else marks[k - 1][1])
             ends.append(marks[k][0])
-        return min(starts), max(ends)
+        t0, t1 = min(starts), max(ends)
+        # A run starts by handing out its data; the lesson is in the steps:
+        # where the run has kernels, its panel starts just before the first.
+        kernels = [s for rows in ranks.values() for s, _, kind, *_ in rows if kind == "kernel" and t0 <= s < t1]
+        return (max(t0, min(kernels) - 200_000) if kernels else t0), t1
     sys.exit(f"timeline.py: unknown window '{spec}' (run:K, tail:MS or all)")
 
 
