@@ -62,7 +62,9 @@ for p in 1 2 4; do
 done
 awk -v n="$N" '$1 ~ /^[0-9]/ { if ($1 == 1) t1 = $2
         printf "%d GPU(s), N = %d: %.3f ms a sweep", $1, n, 1e3 * $2
-        if ($1 > 1) printf " = %.0f%% of ideal scaling; NCCL kernels %.0f%% of the kernel time", 100 * t1 / ($1 * $2), 100 * $3
+        if ($1 > 1) printf " = %.0f%% of ideal scaling", 100 * t1 / ($1 * $2)
+        # 0: no kernel named nccl in the trace (seen so on 4 H200s): not measured, not "0%"
+        if ($1 > 1) printf ($3 > 0 ? "; NCCL kernels %.0f%% of the kernel time" : "; NCCL share not measured (the trace holds no NCCL kernel)"), 100 * $3
         printf "\n" }' "$data" | while IFS= read -r line; do demo_say "$line"; done
 
 gnuplot -e "data='$data'; out='$DEMO_OUT/scaling.png'; gpu='$(bench_gpu_name)'; n=$N" "$DEMO_STYLE" - <<'GP'
