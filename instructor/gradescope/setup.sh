@@ -31,6 +31,6 @@ apt-get update
 # shellcheck disable=SC2086
 apt-get install -y --no-install-recommends $base $extra
 instructor/grade --prepare /autograder/prepared --cpu-only --no-perf "$LAB"
-# The reference, hidden tests and mutants: for root (the grader) only.
-chmod -R go-rwx reference maintainer/mutants
+# The reference and the hidden tests: for root (the grader) only.
+chmod -R go-rwx reference
 chmod go-rwx autograder/lab*/hidden_*.c 2>/dev/null || true

@@ -77,12 +77,14 @@ def skeleton_of(kit, path):
 
 
 def secret_files(kit):
-    """{path: (its bytes, its distinctive lines)} of the reference, the
-    mutants and the hidden tests."""
+    """{path: (its bytes, its distinctive lines)} of the reference and the
+    hidden tests. (The mutants, wrong versions of the reference kept by the
+    kit's maintainers, are the maintainers' to search for: their self-test
+    does, maintainer/selftest/release.sh; the instructors' tools never read
+    maintainer/.)"""
     shared = public_lines(kit, student_copy.rules(os.path.join(kit, "instructor", "student-copy")))
     secrets = {}
     for path in (glob.glob(f"{kit}/reference/**/*", recursive=True)
-                 + glob.glob(f"{kit}/maintainer/mutants/**/*", recursive=True)
                  + glob.glob(f"{kit}/autograder/lab*/hidden_*.c")):
         # A lab's measurements (reference/labN-*/results/) are not solution
         # code: the students' README may quote the same figures.
