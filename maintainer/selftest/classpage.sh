@@ -61,9 +61,7 @@ if ! command -v chromium >/dev/null; then
     skip "class page: no chromium here (Debian's chromium: make deps), so the page was not looked at in a browser"
 else
     SHOT=$OUT/class_page.png
-    # --no-sandbox: Chromium's own sandbox refuses to run as root.
-    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2600 \
-        --screenshot="$SHOT" "file://$PAGE" >"$OUT/chromium.log" 2>&1
+    page_shot "$PAGE" "$SHOT" 1200x2600 "$OUT/chromium.log"
     size=$(stat -c %s "$SHOT" 2>/dev/null || echo 0)
     # A PNG's width and height: bytes 16-23 of its header, big-endian.
     dims=$(od -An -tu1 -j16 -N8 "$SHOT" 2>/dev/null | awk '{ printf "%dx%d", (($1*256+$2)*256+$3)*256+$4, (($5*256+$6)*256+$7)*256+$8 }')

@@ -71,9 +71,7 @@ for lab in 1 2 5 6 7; do
         continue
     fi
     shot=$OUT/shots/lab$lab.png
-    # --no-sandbox: Chromium's own sandbox refuses to run as root.
-    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,1400 \
-        --screenshot="$shot" "file://$(realpath "$page")" >"$OUT/shots/lab$lab.log" 2>&1
+    page_shot "$page" "$shot" 1600x1400 "$OUT/shots/lab$lab.log"
     values=$(drawn "$shot")
     is_png "$shot" && [ "$values" -gt 32 ] && pass "$name: Chromium draws the page: $shot ($values distinct values)" ||
         fail "$name: Chromium's screenshot of the page is missing or blank ($values distinct values; see $OUT/shots/lab$lab.log)"

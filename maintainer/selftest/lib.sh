@@ -88,6 +88,16 @@ count_suite_lines() {
     fi
 }
 
+# page_shot PAGE SHOT WIDTHxHEIGHT LOG: headless Chromium draws the HTML
+# page PAGE into the PNG SHOT (the suites that look at a page in a browser:
+# classpage, standing, demo); its output goes to LOG. The caller has
+# checked that chromium is there, and judges the picture itself.
+page_shot() {
+    # --no-sandbox: Chromium's own sandbox refuses to run as root.
+    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size="${3/x/,}" \
+        --screenshot="$2" "file://$(realpath "$1")" >"$4" 2>&1
+}
+
 summary() {
     local line="$SELFTEST_PASSED passed, $SELFTEST_FAILED failed"
     [ "$SELFTEST_SKIPPED" -gt 0 ] && line="$line, $SELFTEST_SKIPPED skipped"

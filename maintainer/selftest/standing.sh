@@ -129,9 +129,7 @@ if ! command -v chromium >/dev/null; then
     skip "standing: no chromium here (Debian's chromium: make deps), so the page was not looked at in a browser"
 else
     SHOT=$OUT/class_page.png
-    # --no-sandbox: Chromium's own sandbox refuses to run as root.
-    timeout 120 chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2600 \
-        --screenshot="$SHOT" "file://$PAGE" >"$OUT/chromium.log" 2>&1
+    page_shot "$PAGE" "$SHOT" 1200x2600 "$OUT/chromium.log"
     size=$(stat -c %s "$SHOT" 2>/dev/null || echo 0)
     [ "$size" -gt 20000 ] && pass "standing: Chromium drew the class page with the board: $SHOT, $((size / 1024)) KiB" ||
         fail "standing: Chromium's screenshot is not a drawn page ($size bytes; see $OUT/chromium.log)"

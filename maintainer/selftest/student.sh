@@ -75,6 +75,17 @@ score_lines() {
     fi
 }
 
+# check_refuses LAB LOG WHAT: make check after a failed build (WHAT) of
+# the lab refuses in one line that names make labN, and scores nothing.
+check_refuses() {
+    local lab=$1 log=$2 rc
+    in_copy "$log-stale.log" make --no-print-directory check
+    rc=$?
+    [ "$rc" != 0 ] && grep -q "run 'make lab$lab'" "$log-stale.log" && ! grep -q '^score' "$log-stale.log" &&
+        pass "lab $lab: make check after the failed $3 refuses: $(head -1 "$log-stale.log")" ||
+        fail "lab $lab: make check after a failed $3 ran or said nothing useful (see $log-stale.log)"
+}
+
 # cu_syntax LAB FILE: a syntax error in a .cu file the student edits fails
 # make labN, naming the file and line (gcc's FILE:LINE: or nvcc's
 # FILE(LINE):), and make check then refuses. Lab 3 also: the untouched
@@ -107,11 +118,7 @@ cu_syntax() {
             pass "lab $lab: a syntax error in $file fails make lab$lab, naming the line: $line" ||
             fail "lab $lab: the compiler's error does not name $rel line $want: $line (see $log-syntax.log)"
     fi
-    in_copy "$log-stale.log" make --no-print-directory check
-    local rc=$?
-    [ "$rc" != 0 ] && grep -q "run 'make lab$lab'" "$log-stale.log" && ! grep -q '^score' "$log-stale.log" &&
-        pass "lab $lab: make check after the failed .cu build refuses: $(head -1 "$log-stale.log")" ||
-        fail "lab $lab: make check after a failed .cu build ran or said nothing useful (see $log-stale.log)"
+    check_refuses "$lab" "$log" ".cu build"
     cp "$log.orig" "$COPY/$rel"
 }
 
@@ -200,11 +207,7 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
         [[ "$line" == "$rel:"* ]] && pass "lab $lab: the compiler names the student's file: $line" ||
             fail "lab $lab: the compiler's error does not name $rel: $line"
     fi
-    in_copy "$log-stale.log" make --no-print-directory check
-    local rc=$?
-    [ "$rc" != 0 ] && grep -q "run 'make lab$lab'" "$log-stale.log" && ! grep -q '^score' "$log-stale.log" &&
-        pass "lab $lab: make check after the failed build refuses: $(head -1 "$log-stale.log")" ||
-        fail "lab $lab: make check after a failed build ran or said nothing useful (see $log-stale.log)"
+    check_refuses "$lab" "$log" build
 
     # An endless loop in one function.
     cp "$log.orig" "$COPY/$rel"
