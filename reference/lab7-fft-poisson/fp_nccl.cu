@@ -8,18 +8,20 @@
 #include "fp_gpu.h"
 
 /* Copies the cells of part from src (laid out as box from) to dst (laid
- * out as box to): the pack (to = part) and the unpack (from = part). */
+ * out as box to): the pack (to = part), the unpack (from = part) and a
+ * rank's own share (both whole pencils). A block copies one row along x,
+ * its y and z given by the grid: no division per cell (64-bit divisions
+ * cost more than the copy's memory traffic), and every box is x-fastest,
+ * so each warp reads and writes contiguous runs. */
 __global__ static void copy_box(fp_box part, fp_box from, const double *src, fp_box to, double *dst)
 {
-    size_t n = (size_t)part.n[0] * part.n[1] * part.n[2], t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (t >= n)
-        return;
-    int g[3] = {part.lo[0] + (int)(t % part.n[0]), part.lo[1] + (int)(t / part.n[0] % part.n[1]),
-                part.lo[2] + (int)(t / ((size_t)part.n[0] * part.n[1]))};
-    size_t s = (size_t)(g[0] - from.lo[0]) +
-               (size_t)from.n[0] * ((size_t)(g[1] - from.lo[1]) + (size_t)from.n[1] * (g[2] - from.lo[2]));
-    size_t d = (size_t)(g[0] - to.lo[0]) + (size_t)to.n[0] * ((size_t)(g[1] - to.lo[1]) + (size_t)to.n[1] * (g[2] - to.lo[2]));
-    dst[d] = src[s];
+    int j = part.lo[1] + (int)blockIdx.y, k = part.lo[2] + (int)blockIdx.z;
+    const double *s = src + (size_t)(part.lo[0] - from.lo[0]) +
+                      (size_t)from.n[0] * ((size_t)(j - from.lo[1]) + (size_t)from.n[1] * (k - from.lo[2]));
+    double *d = dst + (size_t)(part.lo[0] - to.lo[0]) +
+                (size_t)to.n[0] * ((size_t)(j - to.lo[1]) + (size_t)to.n[1] * (k - to.lo[2]));
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < part.n[0]; i += gridDim.x * blockDim.x)
+        d[i] = s[i];
 }
 
 struct pencils {
@@ -36,35 +38,46 @@ struct pencils {
 static void launch_copy(const pencils &W, const fp_box &part, const fp_box &from, const double *src, const fp_box &to,
                         double *dst)
 {
-    size_t n = fp_box_cells(&part);
-    if (!n)
+    if (!fp_box_cells(&part))
         return;
-    copy_box<<<(unsigned)((n + 255) / 256), 256, 0, W.stream>>>(part, from, src, to, dst);
+    dim3 grid((unsigned)((part.n[0] + 127) / 128), (unsigned)part.n[1], (unsigned)part.n[2]);
+    copy_box<<<grid, 128, 0, W.stream>>>(part, from, src, to, dst);
     CUDA_CHECK(cudaGetLastError());
 }
 
-/* x <-> y among the pc ranks of a row, y <-> z among the pr of a column. */
+/* x <-> y among the pc ranks of a row, y <-> z among the pr of a column.
+ * A rank's own share goes straight from in to out: packing it, sending it
+ * to itself and unpacking it would move it through memory three times. */
 static void transpose(pencils &W, fp_pencil from, fp_pencil to, const double *in, double *out)
 {
     CUDA_CHECK(cudaEventRecord(W.ev[W.nev++], W.stream));
     int across_row = from != FP_ZPENCIL && to != FP_ZPENCIL;
-    int peers = across_row ? W.pc : W.pr;
+    int peers = across_row ? W.pc : W.pr, me = across_row ? W.c : W.r;
     size_t block = fp_box_cells(&W.box[from]) / (size_t)peers;
     for (int q = 0; q < peers; q++) {
         int qr = across_row ? W.r : q, qc = across_row ? q : W.c;
         fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, to);
         fp_box part = fp_box_intersect(&W.box[from], &theirs);
-        launch_copy(W, part, W.box[from], in, part, W.send + (size_t)q * block);
+        if (q == me)
+            launch_copy(W, part, W.box[from], in, W.box[to], out);
+        else
+            launch_copy(W, part, W.box[from], in, part, W.send + (size_t)q * block);
     }
-    NCCL_CHECK(ncclGroupStart());
-    for (int q = 0; q < peers; q++) {
-        int peer = across_row ? W.r * W.pc + q : q * W.pc + W.c;
-        NCCL_CHECK(ncclSend(W.send + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
-        NCCL_CHECK(ncclRecv(W.recv + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+    if (peers > 1) {
+        NCCL_CHECK(ncclGroupStart());
+        for (int q = 0; q < peers; q++) {
+            int peer = across_row ? W.r * W.pc + q : q * W.pc + W.c;
+            if (q == me)
+                continue;
+            NCCL_CHECK(ncclSend(W.send + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+            NCCL_CHECK(ncclRecv(W.recv + (size_t)q * block, block, ncclDouble, peer, W.comm, W.stream));
+        }
+        NCCL_CHECK(ncclGroupEnd());
     }
-    NCCL_CHECK(ncclGroupEnd());
     for (int q = 0; q < peers; q++) {
         int qr = across_row ? W.r : q, qc = across_row ? q : W.c;
+        if (q == me)
+            continue;
         fp_box theirs = fp_pencil_box(&W.g, W.pr, W.pc, qr, qc, from);
         fp_box part = fp_box_intersect(&theirs, &W.box[to]);
         launch_copy(W, part, part, W.recv + (size_t)q * block, W.box[to], out);
