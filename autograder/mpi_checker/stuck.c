@@ -3,6 +3,7 @@
 #include "stuck.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -224,6 +225,21 @@ static void student_folder(const char *exe, char *out, size_t cap)
         fclose(fp);
 }
 
+/* A source file as the messages show it: the student's objects name their
+ * files /student/FILE (lab.mk's -fdebug-prefix-map), shown where the
+ * student has them (folder); paths under the working folder (cwd, with a
+ * '/') relative to it. */
+static const char *shown_file(const char *file, const char *folder, const char *cwd, char *buf, size_t cap)
+{
+    if (folder[0] && !strncmp(file, "/student/", 9)) {
+        snprintf(buf, cap, "%s%s", folder, file + 9);
+        file = buf;
+    }
+    if (cwd[0] && !strncmp(file, cwd, strlen(cwd)))
+        file += strlen(cwd);
+    return file;
+}
+
 /* "FUNC\nFILE:LINE" pairs of addr2line, one per offset; names the frames
  * whose file is known and not the kit's test code. */
 int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
@@ -252,8 +268,6 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
         return 0;
     if (getcwd(cwd, sizeof cwd))
         strcat(cwd, "/");
-    /* the student's objects name their files /student/FILE (lab.mk's
-     * -fdebug-prefix-map): shown where the student has them */
     char folder[PATH_MAX], shown[PATH_MAX + 64];
     student_folder(exe, folder, sizeof folder);
     char func[256], waiting[64] = "";
@@ -261,17 +275,13 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
     size_t at = 0;
     for (; named < 3 && fgets(func, sizeof func, a2l) && fgets(line, sizeof line, a2l); frame++) {
         func[strcspn(func, "\n")] = line[strcspn(line, "\n")] = '\0';
-        char *file = line, *disc = strstr(line, " (discriminator");
+        char *disc = strstr(line, " (discriminator");
         if (disc)
             *disc = '\0';
-        if (folder[0] && !strncmp(file, "/student/", 9)) {
-            snprintf(shown, sizeof shown, "%s%s", folder, file + 9);
-            file = shown;
-        }
-        if (cwd[0] && !strncmp(file, cwd, strlen(cwd)))
-            file += strlen(cwd);
-        /* A rank waiting in MPI is inside the checker's wrapper of the call. */
-        if (!named && !strncmp(func, "__wrap_", 7))
+        const char *file = shown_file(line, folder, cwd, shown, sizeof shown);
+        /* A rank waiting in MPI is inside the checker's wrapper of the call
+         * (the one that the code called, not chaos's of PMPI_, mpi_chaos.c). */
+        if (!named && !strncmp(func, "__wrap_", 7) && strncmp(func, "__wrap_PMPI_", 12))
             snprintf(waiting, sizeof waiting, "%.60s", func + 7);
         /* The innermost frame is named even without a line (code built
          * without -g); further out, only frames with one (not Check's). */
@@ -298,6 +308,40 @@ int stuck_describe(const char *path, const char *exe, char *out, size_t cap)
     }
     pclose(a2l);
     return named > 0;
+}
+
+int stuck_name_address(const void *ret, char *out, size_t cap)
+{
+    Dl_info it, mine;
+    char exe[PATH_MAX], cmd[PATH_MAX + 96], func[256], line[PATH_MAX + 64], cwd[PATH_MAX] = "";
+    out[0] = '\0';
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0 || !dladdr(ret, &it) || !dladdr((void *)stuck_name_address, &mine) || it.dli_fbase != mine.dli_fbase)
+        return 0; /* not the program's own code */
+    exe[len] = '\0';
+    /* a return address: the call is the byte before it */
+    snprintf(cmd, sizeof cmd, "addr2line -f -e '%s' %#lx 2>/dev/null", exe,
+             (unsigned long)((uintptr_t)ret - (uintptr_t)it.dli_fbase - 1));
+    FILE *a2l = popen(cmd, "r");
+    if (!a2l)
+        return 0;
+    int ok = fgets(func, sizeof func, a2l) && fgets(line, sizeof line, a2l);
+    pclose(a2l);
+    if (!ok || func[0] == '?')
+        return 0;
+    func[strcspn(func, "\n")] = line[strcspn(line, "\n")] = '\0';
+    char *disc = strstr(line, " (discriminator"), folder[PATH_MAX], shown[PATH_MAX + 64];
+    if (disc)
+        *disc = '\0';
+    if (getcwd(cwd, sizeof cwd))
+        strcat(cwd, "/");
+    student_folder(exe, folder, sizeof folder);
+    const char *file = shown_file(line, folder, cwd, shown, sizeof shown);
+    if (file[0] == '?')
+        snprintf(out, cap, "in %s", func);
+    else
+        snprintf(out, cap, "in %s, %s", func, file);
+    return 1;
 }
 
 int stuck_describe_all(const char *dir, const char *exe, char *out, size_t cap)

@@ -51,6 +51,11 @@ void stuck_record_now(void);
  * nothing of it can be named. */
 int stuck_describe(const char *path, const char *exe, char *out, size_t cap);
 
+/* The call whose return address is ret, in the program's own code, as "in
+ * FUNC, FILE:LINE" (files named as stuck_describe names them); returns 0,
+ * out empty, when it cannot be named (not the program's code, no addr2line). */
+int stuck_name_address(const void *ret, char *out, size_t cap);
+
 /* Every record in folder dir (files named for their process: "rank 2"),
  * described as stuck_describe does, each description once with the
  * processes it holds for ("rank 0, rank 1: stuck in ..."), joined with

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mpi_chaos.h"
 #include "mpi_checker.h"
 #include "stuck.h"
 #include "watchdog.h"
@@ -26,6 +27,7 @@
 typedef struct {
     _Atomic int64_t case_start, case_limit_ns; /* written by rank 0 */
     atomic_int stopping;
+    _Atomic uint64_t sync_sends; /* bit r: rank r waits in a send made synchronous by chaos (ranks 0-63) */
     _Atomic int64_t waiting_since[]; /* per rank */
 } shared_slots;
 
@@ -59,12 +61,47 @@ void watchdog_wait_end(int completed)
         atomic_store(&slots->waiting_since[my_rank], atomic_load(&progress_fn) ? now_ns() : 0);
 }
 
+void watchdog_sync_sends(int on)
+{
+    if (!slots || my_rank >= 64)
+        return;
+    if (on)
+        atomic_fetch_or(&slots->sync_sends, 1ull << my_rank);
+    else
+        atomic_fetch_and(&slots->sync_sends, ~(1ull << my_rank));
+}
+
+/* A deadlock's message; under chaos, with the ranks whose sends chaos made
+ * synchronous (the standard lets a standard-mode send wait for its receive). */
+static void stop_deadlocked(void)
+{
+    char why[900];
+    int n = snprintf(why, sizeof why,
+                     "a deadlock: every rank has waited for seconds with nothing completing (a receive that no send "
+                     "matches? a collective or barrier that a rank never calls? a lost task?)");
+    uint64_t sync = atomic_load(&slots->sync_sends);
+    if (sync) {
+        n += snprintf(why + n, sizeof why - (size_t)n, "; under chaos seed %lu, MPI_Send/MPI_Isend of rank%s",
+                      chaos_seed(), sync & (sync - 1) ? "s" : "");
+        for (int r = 0, first = 1; r < 64 && n < (int)sizeof why - 200; r++)
+            if (sync >> r & 1) {
+                n += snprintf(why + n, sizeof why - (size_t)n, "%s %d", first ? "" : ",", r);
+                first = 0;
+            }
+        snprintf(why + n, sizeof why - (size_t)n,
+                 " waited for its matching receive, as the MPI standard lets a standard-mode send do (MPI_Ssend): "
+                 "the code relies on MPI buffering the message (a send before the receive on every side, or a "
+                 "receive posted only after the matching send's wait), which large messages never get");
+    }
+    watchdog_stop(why);
+}
+
 void watchdog_stop(const char *why)
 {
     if (slots && atomic_exchange(&slots->stopping, 1))
         for (;;)
             pause(); /* another rank is stopping the job */
-    char msg[600];
+    char msg[1200];
     int n = snprintf(msg, sizeof msg, "FAIL TIMEOUT: %s: %s\n", current, why);
     if (write(STDOUT_FILENO, msg, (size_t)n) < 0)
         _exit(3);
@@ -102,8 +139,7 @@ static void *watch(void *arg)
             newest = w > newest ? w : newest;
         }
         if (all_waiting && t - newest > (int64_t)(CHECKER_IDLE_S * 1e9))
-            watchdog_stop("a deadlock: every rank has waited for seconds with nothing completing (a receive that no "
-                          "send matches? a collective or barrier that a rank never calls? a lost task?)");
+            stop_deadlocked();
     }
     return NULL;
 }

@@ -11,6 +11,10 @@ void watchdog_start(int rank, int np);
  * does), 0 for a poll that found nothing. */
 void watchdog_wait_begin(void);
 void watchdog_wait_end(int completed);
+/* This rank is (on = 1) or is no longer (0) in a send that chaos made
+ * synchronous (mpi_chaos.h), or has such a send's request open: a
+ * deadlock's message then says what that means. */
+void watchdog_sync_sends(int on);
 /* Ends the job now with "FAIL TIMEOUT: case: why" (the first caller only,
  * whichever rank). */
 void watchdog_stop(const char *why) __attribute__((noreturn));
