@@ -140,36 +140,41 @@ demo_page() {
 }
 
 # demo_trace_build: the kit's tracer (common/trace/cuda_mpi_trace.c: CUPTI's
-# kernels and copies, PMPI's MPI calls) and mpi_marks.c (the collectives
+# kernels and copies, the MPI calls) and mpi_marks.c (the collectives
 # that end a benchmark's runs) as libraries to preload, into
-# DEMO_TRACE_LIBS (build/trace/). Without CUPTI's header and library
-# (the CUDA toolkit's), one line and exit 2. On a host without a GPU the
-# tracer records the MPI calls alone.
+# DEMO_TRACE_LIBS (DEMO_TRACE_OUT, default build/trace/). Without CUPTI's header and library (no
+# CUDA toolkit), and on a host without a GPU, the tracer records the MPI
+# calls alone.
 demo_trace_build() {
-    local cuda=${CUDA_HOME:-/usr/local/cuda} inc="" lib="" d out=build/trace
+    local cuda=${CUDA_HOME:-/usr/local/cuda} inc="" lib="" d out=${DEMO_TRACE_OUT:-build/trace} gpu
     for d in "$cuda/include" "$cuda/extras/CUPTI/include" "$cuda"/targets/*/include; do
         [ -f "$d/cupti.h" ] && inc=$d && break
     done
     lib=$(find -L "$cuda" -name 'libcupti.so*' 2>/dev/null | sed -n '1s|/[^/]*$||p')
+    # shellcheck disable=SC2054 # -Wl,-rpath,DIR is one word, the linker's
+    gpu=(-I"$inc" -I"$cuda/include" -L"$lib" -lcupti -Wl,-rpath,"$lib")
     if [ -z "$inc" ] || [ -z "$lib" ]; then
-        echo "make $DEMO_VERB LAB=$DEMO_LAB: the timeline's tracer needs CUPTI (cupti.h, libcupti) from the CUDA toolkit, not found under $cuda (CUDA_HOME)" >&2
-        exit 2
+        echo "note: no CUPTI (cupti.h, libcupti) under $cuda (CUDA_HOME): the timeline has the MPI rows alone" >&2
+        gpu=(-DTRACE_NO_CUPTI)
     fi
     mkdir -p "$out"
-    if ! { mpicc -O2 -Wall -shared -fPIC -I"$inc" -I"$cuda/include" common/trace/cuda_mpi_trace.c \
-        -o "$out/libcuda_mpi_trace.so" -L"$lib" -lcupti -Wl,-rpath,"$lib" &&
+    if ! { mpicc -O2 -Wall -Wextra -shared -fPIC common/trace/cuda_mpi_trace.c -o "$out/libcuda_mpi_trace.so" \
+        "${gpu[@]}" -ldl -lpthread &&
         mpicc -O2 -Wall -Wextra -shared -fPIC common/demo/mpi_marks.c -o "$out/libmpi_marks.so"; } >"$out/build.log" 2>&1; then
         cat "$out/build.log" >&2
         echo "make $DEMO_VERB LAB=$DEMO_LAB: the tracer does not build (log: $out/build.log)" >&2
         exit 2
     fi
-    DEMO_TRACE_LIBS="$PWD/$out/libcuda_mpi_trace.so $PWD/$out/libmpi_marks.so"
+    out=$(cd "$out" && pwd)
+    DEMO_TRACE_LIBS="$out/libcuda_mpi_trace.so $out/libmpi_marks.so"
 }
 
 # demo_traced DIR NP PROG ARGS...: PROG on NP ranks (BENCH_MPIRUN, which
 # bench_mpirun sets), each rank traced into DIR/rankR/ (its rank from Open
 # MPI's OMPI_COMM_WORLD_RANK, the MPI standard's PMI_RANK elsewhere); only
-# PROG is traced, not mpirun or the shell in front of it.
+# PROG is traced, not mpirun or the shell in front of it. TRACE_DEBUG=1
+# goes to every rank: the tracer's report of what CUPTI delivered,
+# DIR/rankR/debug.PID.txt.
 demo_traced() {
     local dir=$1 np=$2
     shift 2
@@ -177,5 +182,6 @@ demo_traced() {
     mkdir -p "$dir"
     # shellcheck disable=SC2016 # expanded by each rank's bash
     "${BENCH_MPIRUN[@]}" -np "$np" bash -c 'd=$0/rank${OMPI_COMM_WORLD_RANK:-${PMI_RANK:?no rank in the environment}}
-        mkdir -p "$d" && TRACE_DIR=$d LD_PRELOAD=$1 exec "${@:2}"' "$dir" "$DEMO_TRACE_LIBS" "$@"
+        mkdir -p "$d" && TRACE_DIR=$d TRACE_DEBUG=$2 LD_PRELOAD=$1 exec "${@:3}"' "$dir" "$DEMO_TRACE_LIBS" \
+        "${TRACE_DEBUG:-}" "$@"
 }

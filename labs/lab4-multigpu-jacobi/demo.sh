@@ -66,6 +66,11 @@ awk -v n="$N" '$1 ~ /^[0-9]/ { if ($1 == 1) t1 = $2
         # 0: no kernel named nccl in the trace (seen so on 4 H200s): not measured, not "0%"
         if ($1 > 1) printf ($3 > 0 ? "; NCCL kernels %.0f%% of the kernel time" : "; NCCL share not measured (the trace holds no NCCL kernel)"), 100 * $3
         printf "\n" }' "$data" | while IFS= read -r line; do demo_say "$line"; done
+# for the maintainer, not the page: the tracer's own account of what CUPTI
+# delivered and the launches it saw settles why
+if awk '$1 ~ /^[0-9]/ && $1 > 1 && $3 == 0 { found = 1 } END { exit !found }' "$data"; then
+    echo "no NCCL kernel in the trace: TRACE_DEBUG=1 make demo LAB=$DEMO_LAB writes the tracer's report, $DEMO_OUT/trace-P/rank*/debug.*.txt" >&2
+fi
 
 gnuplot -e "data='$data'; out='$DEMO_OUT/scaling.png'; gpu='$(bench_gpu_name)'; n=$N" "$DEMO_STYLE" - <<'GP'
 set output out
