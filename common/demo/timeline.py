@@ -11,8 +11,9 @@ DIR holds one folder a rank, rankR/, each with the kit's tracer's file
 (common/trace/cuda_mpi_trace.c: trace.PID.csv, kernels, copies and MPI
 calls) and mpi_marks.c's (marks.PID.csv: the collectives that end a
 benchmark's runs). WINDOW is
-    run:K    the K-th run (from 0): from each rank's K-th MPI_Allreduce
-             (its start of the run, for K = 0) to its (K+1)-th, the panel
+    run:K    the K-th run (from 0; from the end where K < 0: -1 the last):
+             from each rank's K-th MPI_Allreduce (its start of the run,
+             for K = 0) to its (K+1)-th, the panel
              spanning all ranks' windows; where the run has kernels, from
              0.2 ms before its first (the data handed out before is left out)
     tail:MS  the last MS milliseconds of the trace
@@ -71,10 +72,11 @@ def window(ranks, spec):
         starts, ends = [], []
         for rank, rows in ranks.items():
             marks = [(s, e) for s, e, kind, name, _ in rows if name == "MPI_Allreduce"]
-            if len(marks) <= k:
+            j = k if k >= 0 else len(marks) + k
+            if not 0 <= j < len(marks):
                 sys.exit(f"timeline.py: rank {rank} ran {len(marks)} run(s) (MPI_Allreduce), no run {k}")
-            starts.append(rows[0][0] if k == 0 else marks[k - 1][1])
-            ends.append(marks[k][0])
+            starts.append(rows[0][0] if j == 0 else marks[j - 1][1])
+            ends.append(marks[j][0])
         t0, t1 = min(starts), max(ends)
         # A run starts by handing out its data; the lesson is in the steps:
         # where the run has kernels, its panel starts just before the first.
