@@ -150,8 +150,10 @@ void chaos_send_begin(chaos_op *op, const void *buf, int count, MPI_Datatype typ
     op->site = site;
     if (!seed)
         return;
-    /* the share of sends made synchronous: 2, 3 or 4 in 4, by the seed */
-    op->sync = dest != MPI_PROC_NULL && draw(DRAW_SYNC, 4) < 2 + seed % 3;
+    /* the share of sends made synchronous: 2, 3 or 4 in 4, by the seed
+     * (drawn for a send to MPI_PROC_NULL too: the ranks at an edge keep
+     * the same numbering of their sends as the others) */
+    op->sync = draw(DRAW_SYNC, 4) < 2 + seed % 3 && dest != MPI_PROC_NULL;
     size_t bytes = contiguous_bytes(count, type);
     if (buf && bytes && host_memory(buf, bytes)) {
         op->buf = (void *)buf;
