@@ -160,6 +160,36 @@ mutant(R, f'{M}/sends_never_waited.patch',
   [(EXC, 'MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));', 'MPI_CHECK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));')],
   caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'halo_exchange', 'overlap_order', 'hidden_odd_shapes'])
 
+# --- the exchange's order (issue 39's chaos schedules): right only while MPI buffers ---
+mutant(R, f'{M}/exchange_sends_before_receives.patch',
+  "exchange_halos sends both boundaries with MPI_Send, then receives both halos with MPI_Recv: every rank sends first.\n"
+  "Small halos go out eagerly and it works; a standard-mode send may wait for its receive (chaos makes it MPI_Ssend)\n"
+  "and then ranks 0 and 1 wait for each other. The call rules (exchange_halos requires MPI_Sendrecv) see it first.",
+  [(EXC, """    MPI_CHECK(MPI_Sendrecv(h->left_boundary, h->count, MPI_FLOAT, left, tag, h->right_halo, h->count, MPI_FLOAT,
+                           right, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_Sendrecv(h->right_boundary, h->count, MPI_FLOAT, right, tag, h->left_halo, h->count, MPI_FLOAT,
+                           left, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));""",
+    """    MPI_CHECK(MPI_Send(h->left_boundary, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Send(h->right_boundary, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Recv(h->right_halo, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_Recv(h->left_halo, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));""")],
+  caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'halo_exchange', 'overlap_order', 'hidden_odd_shapes'])
+mutant(R, f'{M}/recv_posted_after_send_wait.patch',
+  "exchange_halos_start waits for its two MPI_Isend before it posts the two MPI_Irecv: each rank's sends wait for\n"
+  "receives that its neighbours post only after their own sends completed. Eager halos complete alone; rendezvous\n"
+  "ones, or sends that chaos makes MPI_Issend, never do. The call rules (no MPI_Wait* in exchange_halos_start) see\n"
+  "it in the visible tests; hidden_odd_shapes (eager halos, no call rule) only under chaos.",
+  [(EXC, """    MPI_CHECK(MPI_Irecv(h->left_halo, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD, &req[0]));
+    MPI_CHECK(MPI_Irecv(h->right_halo, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD, &req[1]));
+    MPI_CHECK(MPI_Isend(h->left_boundary, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD, &req[2]));
+    MPI_CHECK(MPI_Isend(h->right_boundary, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD, &req[3]));""",
+    """    MPI_CHECK(MPI_Isend(h->left_boundary, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD, &req[2]));
+    MPI_CHECK(MPI_Isend(h->right_boundary, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD, &req[3]));
+    MPI_CHECK(MPI_Waitall(2, req + 2, MPI_STATUSES_IGNORE)); /* the boundaries are gone: free to reuse */
+    MPI_CHECK(MPI_Irecv(h->left_halo, h->count, MPI_FLOAT, left, tag, MPI_COMM_WORLD, &req[0]));
+    MPI_CHECK(MPI_Irecv(h->right_halo, h->count, MPI_FLOAT, right, tag, MPI_COMM_WORLD, &req[1]));""")],
+  caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'halo_exchange', 'overlap_order', 'hidden_odd_shapes'])
+
 # --- every stage: a run that ends before the checks -----------------------------
 mutant(R, f'{M}/early_exit.patch',
   "data_server and compute_process end the program at once (MPI_Finalize, then exit(0)): nothing is computed,\n"
