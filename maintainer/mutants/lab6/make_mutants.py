@@ -143,3 +143,21 @@ m("unpack_check_reads_one_past",
             wrong += !(v == expected); /* NaN counts as wrong */
         }""")],
   caught_by=["unpack_check_catches"])
+
+# Ordering (issue 39's chaos schedules): right only while MPI buffers a send.
+m("irecvs_posted_after_sends",
+  "halo_baseline_iteration sends every block before it posts the receives: a blocking send waits for a receive that\n"
+  "the partner posts only after its own sends. Eager blocks (the small cases) go out all the same; rendezvous ones,\n"
+  "or sends that chaos makes MPI_Ssend, wait for ever.",
+  [("halo_baseline.c", """    halo_post_irecvs(L, C); /* while the pack runs */
+    if (be->synchronize())  /* the packed data is in host memory only now */
+        return -1;
+    for (int b = 0; b < nb; b++)
+        halo_send_block(L, C, b, blocking);
+""", """    if (be->synchronize()) /* the packed data is in host memory only now */
+        return -1;
+    for (int b = 0; b < nb; b++)
+        halo_send_block(L, C, b, blocking);
+    halo_post_irecvs(L, C); /* what comes back: after ours are out */
+""")],
+  caught_by=["baseline_two_ranks", "baseline_four_ranks", "hidden_self_and_three_ranks"])
