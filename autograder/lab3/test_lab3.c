@@ -18,6 +18,7 @@
 #include "alloc.h"
 #include "lab3_checks.h"
 #include "autograder.h"
+#include "cuda/compute_sanitizer.h"
 
 /* ---- on the CPU: launch geometry ------------------------------------------ */
 
@@ -213,6 +214,28 @@ START_TEST(failed_launch_is_reported)
 }
 END_TEST
 
+/* The CUDA toolkit's checkers (autograder/cuda/compute_sanitizer.h): one
+ * small shape with partial blocks and tiles in every direction, under
+ * memcheck for every variant, and under racecheck and synccheck for gpu5's
+ * shared-memory tiles. */
+static const ag_mm_size sanitized_size = {65, 43, 37};
+
+static void kernels_small_case(void)
+{
+    static const char *const names[] = {"matmult_gpu1", "matmult_gpu2", "matmult_gpu3", "matmult_gpu4",
+                                        "matmult_gpu5"};
+    for (int v = 0; v < 5; v++)
+        l3_check(l3_variant_named(names[v]), sanitized_size, AG_MM_INTEGER, 900 + (uint64_t)v);
+}
+
+static void gpu5_small_case(void) { l3_check(l3_variant_named("matmult_gpu5"), sanitized_size, AG_MM_INTEGER, 905); }
+
+static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", kernels_small_case};
+static const ag_sanitized_case gpu5_racecheck = {"gpu5_racecheck", "racecheck synccheck", gpu5_small_case};
+
+START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
+END_TEST
+
 static void register_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu2_geometry_covers_c), .points = 1});
@@ -229,6 +252,10 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = all_real_inputs, .points = 3, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = dev_entry_points, .points = 1, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = failed_launch_is_reported, .points = 2, .gpus = 1, .timeout = 120});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu5_racecheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
 }
 
 int main(int argc, char **argv)

@@ -1,6 +1,11 @@
 # Lab 7's test programs (common/mk/lab.mk includes this after the lab's
 # lab.mk; the variables are described there).
-# Run by the tests under mpirun (stage 4 and the NCCL stage).
+# Run by the tests under mpirun (stage 4 and the NCCL stage). Both it and
+# the test binary carry the CUDA stream perturber of chaos schedules
+# (autograder/cuda/cuda_tests.mk).
+include autograder/cuda/cuda_tests.mk
 TEST_PROGRAMS += lab7_mpi_check
-lab7_mpi_check_SRCS := $(TEST_DIR)/mpi/lab7_mpi_check.c $(CHECKER_MPI_SRCS)
-lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
+lab7_mpi_check_SRCS := $(TEST_DIR)/mpi/lab7_mpi_check.c $(CHECKER_MPI_SRCS) $(CUDA_CHAOS_SRCS)
+lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS) $(CUDA_CHAOS_LDFLAGS)
+TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS)
+TEST_LD = $(LAB_LD) $(CUDA_CHAOS_LDFLAGS)

@@ -86,7 +86,9 @@ STUDENT_CFLAGS = $(CSTD) -D_DEFAULT_SOURCE $(OPT) -g -gdwarf-4 $(WARN) -fPIC $(S
 KIT_CFLAGS     = $(CSTD) $(KIT_OPT) $(WARN) -I$(LAB_DIR) -Icommon $(LAB_CFLAGS)
 TEST_CFLAGS    = -Iautograder $(CHECK_CFLAGS)
 KIT_NVCCFLAGS  = $(NVCCFLAGS) -I$(LAB_DIR) -Icommon
-STUDENT_NVCCFLAGS = $(NVCCFLAGS) -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
+# -lineinfo (line tables only, the same code): compute-sanitizer's reports
+# name the student's file and line (autograder/cuda/compute_sanitizer.h).
+STUDENT_NVCCFLAGS = $(NVCCFLAGS) -lineinfo -Xcompiler -fPIC $(addprefix -Xcompiler ,$(STUDENT_SECTIONS)) -I$(LAB_DIR) -Icommon
 
 STUDENT_OBJS := $(addprefix $(BUILD)/student/,$(addsuffix .o,$(basename $(STUDENT_FILES))))
 kit_obj = $(addprefix $(KIT_BUILD)/,$(addsuffix .o,$(basename $(1))))

@@ -176,3 +176,17 @@ mutant(R, f'{M}/offload_remembers_answer.patch',
     return it;"""),
    (OFFLOAD, "#include <math.h>\n", "#include <math.h>\n#include <stdlib.h>\n")],
   caught_by=['offload_sweeps'])
+
+# Chaos schedules (issue 39): a wait that a quiet GPU never needs. The
+# norm's zeroing on the halo stream is done long before the bulk's sweep
+# starts, unless the CUDA stream perturber (autograder/cuda/) puts a sleep
+# in front of it: then the bulk's share of the norm is added first and
+# zeroed after, and the run stops early.
+mutant(R, f'{M}/peer_bulk_skips_started_wait.patch',
+  "jacobi_peer's bulk stream does not wait for the halo stream's start of the sweep (the event 'started'): the bulk\n"
+  "sweep may add its norm before the halo stream zeroes it, and the norm it loses stops the run early. Quiet GPUs\n"
+  "zero it first; under chaos (a sleep before the zeroing) the tolerance check loses.\n"
+  "requires: gpu\n"
+  "chaos: needed",
+  [(PEER, "            CUDA_CHECK(cudaStreamWaitEvent(me->bulk, me->started, 0));\n", "")],
+  caught_by=['peer_halves_on_one_gpu'])

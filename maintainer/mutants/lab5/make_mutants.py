@@ -214,3 +214,17 @@ mutant(R, f'{M}/early_exit.patch',
 '''), (CMP, '#include <string.h>\n', '#include <stdlib.h>\n#include <string.h>\n')],
   caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'overlap_order', 'hidden_odd_shapes', 'gpu_e2e',
              'gpu_two_gpus', 'hidden_gpu_large_slab'])
+
+# Chaos schedules (issue 39): the kernel leaves the stream it was given.
+# The backend's streams are non-blocking, so nothing orders the legacy
+# default stream's kernel before the boundary planes' copy to the host; the
+# CUDA stream perturber (autograder/cuda/) makes the kernel start late.
+mutant(R, f'{M}/gpu_launch_ignores_stream.patch',
+  "launch_kernel launches on the legacy default stream, not on the stream it is given: the backend's non-blocking\n"
+  "streams do not wait for it, so the boundary planes may be copied to the host before the kernel wrote them.\n"
+  "requires: gpu\n"
+  "chaos: needed",
+  [(GPU, "    wave_propagation<<<grid, block, 0, stream>>>(next, in, prev, vel, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS);\n",
+   "    (void)stream;\n"
+   "    wave_propagation<<<grid, block>>>(next, in, prev, vel, dimx, dimy, WAVE_RADIUS, nz - WAVE_RADIUS);\n")],
+  caught_by=['gpu_e2e'])
