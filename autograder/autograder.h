@@ -36,6 +36,8 @@
  *                  behind?" when it is the reference one sweep off
  *   hints.h        the hints a failing line may carry (also linked into
  *                  the MPI checker programs)
+ *   chaos.h        chaos schedules: the AG_CHAOS_SEED contract, and the
+ *                  OpenMP thread count a test draws under it (ag_omp_threads)
  * and, inside the runner only (run.h: a run's four jobs, a file each):
  * plan (which tests, skips, the GPU probe, the time for hangs), run_test
  * (one test under Check), report (the lines, the score, results.json),
@@ -43,6 +45,7 @@
 #ifndef KIT_GRADER_H
 #define KIT_GRADER_H
 
+#include "runner/chaos.h"
 #include "runner/compare.h"
 #include "runner/grid.h"
 #include "runner/launch.h"

@@ -45,7 +45,8 @@ START_TEST(mandel_known_values)
     };
     int *img = malloc(W * H * sizeof *img);
     ck_assert_msg(img != NULL, "test: out of memory");
-    for (int threads = 1; threads <= 3; threads += 2) {
+    for (int quiet = 1; quiet <= 3; quiet += 2) {
+        int threads = ag_omp_threads(quiet, 0); /* under chaos, drawn (chaos.h) */
         for (int c = 0; c < W * H; c++)
             img[c] = -1;
         omp_set_num_threads(threads);

@@ -28,8 +28,8 @@ START_TEST(init_omp_matches_problem)
     static const int Ns[] = {1, 2, 5, 7, 11, 15, 16, 23};
     static const double T0s[] = {0.0, 12.5};
     for (int a = 0; a < 8; a++)
-        for (int t = 1; t <= 3; t += 2) {
-            int N = Ns[a];
+        for (int quiet = 1; quiet <= 3; quiet += 2) {
+            int N = Ns[a], t = ag_omp_threads(quiet, 0); /* under chaos, drawn (chaos.h) */
             double T0 = T0s[a % 2];
             size_t n = poisson_points(N);
             double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *u_old = kit_alloc_doubles(n);

@@ -72,6 +72,28 @@ static void probe_gpus(const ag_suite *suite, ag_plan *plan)
                       : 0;
 }
 
+/* Chaos schedules (runner.h, chaos.h). A replay's seed is the student's
+ * typing: a bad one is refused in one line, before any test runs. */
+static void read_chaos_settings(ag_plan *plan)
+{
+    const char *conf = getenv("AG_CHAOS_CONF"), *key = getenv("AG_CHAOS_KEY");
+    const char *runs = getenv("AG_CHAOS_RUNS"), *replay = getenv("AG_CHAOS_REPLAY");
+    plan->chaos_conf = conf && *conf ? conf : NULL;
+    plan->chaos_key = key && *key ? key : NULL;
+    /* make check: one fresh seed a test (each run tries new schedules, and
+     * stays quick); grading and the self-test (a key): the conf's count. */
+    plan->chaos_runs = runs && *runs ? atoi(runs) : plan->chaos_key ? -1 : 1;
+    if (replay && *replay && !ag_chaos_parse_seed(replay, &plan->chaos_replay)) {
+        fprintf(stderr, "grader: CHAOS_SEED=%s is not a seed: a failure's line gives one (a whole number from 1 "
+                        "to 4294967295)\n", replay);
+        exit(2);
+    }
+    if (plan->chaos_replay && !plan->chaos_conf) {
+        fprintf(stderr, "grader: CHAOS_SEED given, but this lab runs no test under chaos (no chaos.conf)\n");
+        exit(2);
+    }
+}
+
 /* The environment's settings of the run. AG_STOP_AT_FIRST_LOSS=1 (the
  * kit's self-test, for its mutants): stop at the first test that does not
  * pass, or before any if a call rule is broken; a mutant is caught as soon
@@ -90,6 +112,7 @@ static void read_settings(ag_plan *plan)
     plan->multiplier = mul && atoi(mul) > 0 ? atoi(mul) : 1;
     const char *repeat = getenv("AG_REPEAT_CONF");
     plan->repeat_conf = repeat && *repeat ? repeat : NULL;
+    read_chaos_settings(plan);
 }
 
 void ag_plan_run(const ag_suite *suite, const ag_options *opt, ag_plan *plan, ag_result *res)

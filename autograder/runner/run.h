@@ -60,6 +60,15 @@ typedef struct {
     /* AG_REPEAT_CONF: a passing test that a race can pass by luck runs
      * this many more times (0: once) */
     const char *repeat_conf;
+    /* Chaos schedules (chaos.h): AG_CHAOS_CONF names the tests and their
+     * seeds; AG_CHAOS_KEY (grading) makes the seeds a function of the key
+     * and the test, else they are fresh; chaos_runs: how many seeds each
+     * test of the conf gets (AG_CHAOS_RUNS; make check 1; -1: the conf's
+     * count); AG_CHAOS_REPLAY runs the tests under that one seed (0:
+     * none). */
+    const char *chaos_conf, *chaos_key;
+    int chaos_runs;
+    unsigned long chaos_replay;
 } ag_plan;
 
 /* plan.c: every test's starting status (AG_NOT_RUN, AG_SKIP with its
@@ -85,6 +94,14 @@ int ag_run_test(const ag_suite *suite, int i, ag_plan *plan, ag_result *res);
 /* run_test.c: n random bytes from the kernel into buf; 0 when it gave
  * fewer (the forked tests' completion code, a checker program's token). */
 int ag_random_bytes(void *buf, size_t n);
+
+/* chaos.c, for the runner: seed k of test under key (grading: the same
+ * every regrade), a fresh one from the kernel's secret source (make check),
+ * and text read as a seed (a non-zero unsigned decimal below 2^32: 1 when
+ * it is one). */
+unsigned long ag_chaos_keyed_seed(const char *key, const char *test, int k);
+unsigned long ag_chaos_fresh_seed(void);
+int ag_chaos_parse_seed(const char *text, unsigned long *seed);
 
 /* report.c: the counts of the lines shown, and the score. */
 typedef struct {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "call_rules.h"
+#include "chaos.h"
 #include "mpi_checker/stuck.h"
 #include "sanitizer_report.h"
 #include "timer.h"
@@ -93,6 +94,7 @@ static void test_setup(void)
     void (*set_threads)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "omp_set_num_threads");
     if (one_thread && set_threads)
         set_threads(1);
+    ag_chaos_omp_setup(); /* under chaos only (chaos.h) */
 }
 
 /* A test that ran out of time: where its process was stuck, from its
@@ -122,6 +124,8 @@ void ag_run_setup(const char *lab)
     forking = !(fork_env && !strcmp(fork_env, "no"));
     completion_code = draw_completion_code();
     lab_name = lab;
+    /* Chaos is the runner's to give, run by run (chaos.h): none inherited. */
+    unsetenv("AG_CHAOS_SEED");
     check_suite = suite_create(lab);
     check_runner = srunner_create(check_suite);
     ag_sanitizer_setup(); /* with SANITIZE builds: reports to files, read per test */
@@ -210,10 +214,12 @@ static double run_case(const ag_spec *sp, double limit, ag_result *out)
     return took;
 }
 
-/* How many more runs AG_REPEAT_CONF gives test name (lines 'GLOB RUNS',
- * '#' comments: autograder/labN/repeat.conf, the tests that a race can
- * pass by luck); 0 when it names none. */
-static int more_runs(const char *conf, const char *name)
+/* How many runs a conf of lines 'GLOB RUNS' ('#' comments) gives test
+ * name, the most of the lines that match it; 0 when it names none.
+ * AG_REPEAT_CONF (autograder/labN/repeat.conf, the tests that a race can
+ * pass by luck: how many more runs) and AG_CHAOS_CONF (chaos.conf, the
+ * tests whose answer depends on ordering: how many chaos seeds). */
+static int conf_runs(const char *conf, const char *name)
 {
     FILE *f = conf ? fopen(conf, "r") : NULL;
     char line[512], glob[256];
@@ -228,6 +234,78 @@ static int more_runs(const char *conf, const char *name)
     return most;
 }
 
+/* Runs the test's case once more with AG_CHAOS_SEED=seed in the
+ * environment that Check's fork hands the test (chaos.h's contract), or
+ * without it when seed is 0; returns the seconds it took. */
+static double run_under(const ag_spec *sp, double limit, unsigned long seed, ag_result *out)
+{
+    char text[24];
+    if (seed) {
+        snprintf(text, sizeof text, "%lu", seed);
+        setenv("AG_CHAOS_SEED", text, 1);
+    }
+    double took = run_case(sp, limit, out);
+    unsetenv("AG_CHAOS_SEED");
+    return took;
+}
+
+/* A failure under chaos seed `seed` (which = ", seed k of K", or "" for a
+ * replay), its message into res: the seed and the line that replays it
+ * first (a long message is cut at its end), then what a quiet schedule
+ * gave, then the failing run's own message. */
+static void chaos_failure(const ag_spec *sp, unsigned long seed, const char *which, int quiet_passes,
+                          const ag_result *failed, ag_result *res)
+{
+    char detail[3000];
+    snprintf(detail, sizeof detail, "%.2900s", failed->message);
+    const char *lab = strncmp(lab_name, "lab", 3) ? lab_name : lab_name + 3;
+    res->status = failed->status;
+    snprintf(res->message, sizeof res->message,
+             "under chaos seed %lu (replay: make check LAB=%.*s CHAOS_SEED=%lu CHECK_ARGS='--only %s')%s: %s; "
+             "under that seed: %s",
+             seed, (int)strspn(lab, "0123456789"), lab, seed, sp->name, which,
+             quiet_passes ? "it passes on a quiet schedule: an ordering bug (a race, a missing wait)"
+                          : "it fails on a quiet schedule too",
+             detail);
+}
+
+/* A test of AG_CHAOS_CONF that passed: runs again under its chaos seeds
+ * (the conf's count, or plan->chaos_runs), and fails at the first
+ * seed that fails; returns the seconds of that failing run (0 if none). */
+static double judge_chaos(const ag_spec *sp, double limit, const ag_plan *plan, ag_result *res)
+{
+    int seeds = conf_runs(plan->chaos_conf, sp->name);
+    if (seeds && plan->chaos_runs >= 0)
+        seeds = plan->chaos_runs;
+    ag_result again;
+    for (int k = 1; res->status == AG_PASS && k <= seeds; k++) {
+        unsigned long seed = plan->chaos_key ? ag_chaos_keyed_seed(plan->chaos_key, sp->name, k)
+                                             : ag_chaos_fresh_seed();
+        double took = run_under(sp, limit, seed, &again);
+        if (again.status != AG_PASS) {
+            char which[40];
+            snprintf(which, sizeof which, ", seed %d of %d", k, seeds);
+            chaos_failure(sp, seed, which, 1, &again, res);
+            return took;
+        }
+    }
+    return 0;
+}
+
+/* make check CHAOS_SEED=N (AG_CHAOS_REPLAY): a test of AG_CHAOS_CONF runs
+ * under that seed only; a failure runs once more on a quiet schedule, to
+ * say whether that passes. Returns the seconds of the seeded run. */
+static double replay_chaos(const ag_spec *sp, double limit, const ag_plan *plan, ag_result *res)
+{
+    double took = run_under(sp, limit, plan->chaos_replay, res);
+    if (res->status != AG_PASS) {
+        ag_result failed = *res, quiet;
+        run_under(sp, limit, 0, &quiet);
+        chaos_failure(sp, plan->chaos_replay, "", quiet.status == AG_PASS, &failed, res);
+    }
+    return took;
+}
+
 static const char race[] = "results differ between runs: a data race?";
 
 /* A test a race can pass by luck (AG_REPEAT_CONF): once passed, it runs
@@ -235,7 +313,7 @@ static const char race[] = "results differ between runs: a data race?";
  * thread, and the failure says so if that passes. */
 static void judge_race(const ag_spec *sp, double limit, const ag_plan *plan, ag_result *res)
 {
-    int runs = more_runs(plan->repeat_conf, sp->name);
+    int runs = conf_runs(plan->repeat_conf, sp->name);
     if (!runs)
         return;
     ag_result again;
@@ -309,8 +387,14 @@ int ag_run_test(const ag_suite *suite, int i, ag_plan *plan, ag_result *res)
             tcase_add_test(tc, sp->test);
         }
         suite_add_tcase(check_suite, tc);
-        double took = run_case(sp, limit * plan->multiplier, r);
-        judge_race(sp, limit * plan->multiplier, plan, r);
+        double took;
+        if (plan->chaos_replay && conf_runs(plan->chaos_conf, sp->name)) {
+            took = replay_chaos(sp, limit * plan->multiplier, plan, r);
+        } else {
+            took = run_case(sp, limit * plan->multiplier, r);
+            judge_race(sp, limit * plan->multiplier, plan, r);
+            took += judge_chaos(sp, limit * plan->multiplier, plan, r);
+        }
         /* A failure found in seconds is not a hang: only a test that did
          * not pass after 5 s or more draws on the budget, or one that had
          * only what was left of it (its limit cut). */

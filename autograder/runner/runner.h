@@ -40,6 +40,19 @@
  * more times and fails if one run fails; one that failed runs once more
  * with one OpenMP thread; either says "results differ between runs: a
  * data race?". (Grading repeats them itself: instructor/grading/repeat.py.)
+ * AG_CHAOS_CONF=FILE (make check and grading: autograder/labN/chaos.conf,
+ * the tests whose answer depends on ordering, 'GLOB SEEDS' a line): such a
+ * test that passed (and its repeats) runs again under chaos seeds
+ * (chaos.h: AG_CHAOS_SEED in the run's environment), and fails at the
+ * first seed that fails, saying "under chaos seed N (replay: make check
+ * LAB=L CHAOS_SEED=N CHECK_ARGS='--only TEST')", that it passes on a quiet
+ * schedule, and the failing run's message. How many seeds: with
+ * AG_CHAOS_KEY=K (grading: the digest of the submission's files), the
+ * conf's count, each a function of K and the test's name (a regrade draws
+ * the same); without (make check), one fresh seed from getrandom per test
+ * and run; AG_CHAOS_RUNS=N sets the count in either case. AG_CHAOS_REPLAY=N
+ * (make check CHAOS_SEED=N): those tests run under seed N only, and a
+ * failure runs once more quietly to say whether that passes.
  * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do
  * not pass after 5 s or more (or with a limit cut to what was left) have
  * taken all but 5 s of S seconds, the rest are NOT RUN, and after the first

@@ -1,6 +1,6 @@
 # Builds one lab. The top-level Makefile calls it as
 #   make -f common/mk/lab.mk LAB=N all      [IMPL=... | SUBMISSION=DIR] [BUILD=DIR] [OPT=...]
-#   make -f common/mk/lab.mk LAB=N check    [RESULTS=FILE] [CHECK_ARGS=...]
+#   make -f common/mk/lab.mk LAB=N check    [RESULTS=FILE] [CHECK_ARGS=...] [CHAOS_SEED=N]
 #
 # The student's files (the lab's STUDENT_FILES, its one source of truth) are
 # taken from labs/labN-*/ by default (IMPL=skeleton), from the kit's
@@ -226,12 +226,18 @@ STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); for f in $(STUDENT_FILES)
 STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60} $(if $(wildcard $(TEST_DIR)/repeat.conf),AG_REPEAT_CONF=$(TEST_DIR)/repeat.conf)
 endif
 
+# Chaos schedules (autograder/runner/chaos.h): the tests of chaos.conf run
+# again under seeds, here and in grading; CHAOS_SEED=N replays one seed,
+# CHAOS=0 leaves them quiet (a maintainer's count of what chaos adds).
+CHAOS_ENV = $(if $(filter 0,$(CHAOS)),,$(if $(wildcard $(TEST_DIR)/chaos.conf),AG_CHAOS_CONF=$(TEST_DIR)/chaos.conf)) \
+    $(if $(CHAOS_SEED),AG_CHAOS_REPLAY=$(CHAOS_SEED))
+
 check:
 	@test -x $(TEST_BIN) || { echo "lab $(LAB) is not built: run 'make lab$(LAB)' first" >&2; exit 2; }
 	@$(STALE_CHECK)
 	@echo "lab $(LAB) ($(LAB_NAME)), built from $$(cat $(BUILD)/source 2>/dev/null)"
 	@$(CHECK_CALLS)
-	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) AG_CALLS_CONF=$(CALLS_CONF) $(STUDENT_CHECK_ENV) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
+	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) AG_CALLS_CONF=$(CALLS_CONF) $(STUDENT_CHECK_ENV) $(CHAOS_ENV) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
 
 # make bench runs the lab's bench.sh; make demo its demo.sh, where it has
 # one (a lab.mk may write a demo recipe of its own instead: lab 1's).
