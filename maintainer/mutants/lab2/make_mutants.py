@@ -196,3 +196,22 @@ m("gs_omp_wavefront_blocks",
 m("mandel_schedule_fixed",
  "mandel's loop has schedule(dynamic, 1) written in, not schedule(runtime): right images, but OMP_SCHEDULE no longer chooses the schedule, as the assignment asks.",
  [(M, "#pragma omp parallel for schedule(runtime)", "#pragma omp parallel for schedule(dynamic, 1)")])
+
+# Ordering mutants (issue 39): races that chaos schedules are for. On a
+# 2-core host they are caught by the quiet run already (the tests run more
+# threads than cores), so their headers do not say "chaos: needed".
+m("v2_sweep_nowait",
+ "jacobi_omp_v2's sweep loop has nowait: the thread that swaps the arrays and decides the stop does so before the other threads have added their share of the norm (a missing barrier), so it may stop early.",
+ [(P, "#pragma omp for schedule(static, 1) reduction(+ : norm2)\n            for (int t = 0; t < T; t++)",
+   "#pragma omp for schedule(static, 1) reduction(+ : norm2) nowait\n            for (int t = 0; t < T; t++)")])
+
+m("mandel_shared_column",
+ "mandel computes each column into one scratch buffer shared by all threads, then copies it into the image: a thread copies another thread's column when both run at once.",
+ [(M, """    double scale_x = 3.5 / width, scale_y = 3.5 / height;
+""", """    double scale_x = 3.5 / width, scale_y = 3.5 / height;
+    int *column = malloc((size_t)height * sizeof *column);
+    if (!column)
+        return;
+"""), (M, "            img[(size_t)px * height + py] = iter == max_iter ? 0 : iter;\n        }\n    }\n",
+      "            column[py] = iter == max_iter ? 0 : iter;\n        }\n        for (int py = 0; py < height; py++)\n            img[(size_t)px * height + py] = column[py];\n    }\n    free(column);\n"),
+  (M, "#include <stddef.h>\n", "#include <stddef.h>\n#include <stdlib.h>\n")])

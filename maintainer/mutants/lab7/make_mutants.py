@@ -169,3 +169,14 @@ m("idct_reads_one_past_y",
   [("fp_makhoul.c", "        double ynk = k == 0 ? 0.0 : y[n - k]; /* Y_n = 0 */\n",
     "        double ynk = y[n - k]; /* Y_n = 0 */\n        if (k == 0)\n            ynk = 0.0;\n")],
   caught_by=["idct2_inverse"])
+# Ordering mutant (issue 39): caught by batch_threads quiet and under chaos
+# (3 of 3 runs each on a 2-core host), so no "chaos: needed".
+m("batch_pivots_shared", "The z stage's Thomas pivots (inv, one per line of a batch) shared by all threads: a thread divides by another's pivots when both run at once (a race).",
+  [("fp_serial.c", """#pragma omp parallel reduction(| : bad)
+    {
+        double *r""", """    double inv[LINES];
+#pragma omp parallel reduction(| : bad)
+    {
+        double *r"""),
+   ("fp_serial.c", "double b[LINES], first[LINES], last[LINES], inv[LINES];", "double b[LINES], first[LINES], last[LINES];")],
+  caught_by=("batch_threads",))
