@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "runner/runner.h"
+#include "timer.h"
 
 /* The toolkit the kit was built with (cuda_tests.mk). */
 #ifndef AG_CUDA_HOME
@@ -117,6 +117,12 @@ int ag_sanitizer_first_report(const char *output, char *out, int len)
     const char *summary = strstr(output, "ERROR SUMMARY: ");
     if (summary)
         errors = atoi(summary + strlen("ERROR SUMMARY: "));
+    /* racecheck ends with its own line instead (CUDA 13, seen on an H200):
+     * "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)" */
+    const char *races = strstr(output, "RACECHECK SUMMARY: ");
+    const char *open = races ? strchr(races, '(') : NULL;
+    if (errors < 0 && open && strcspn(races, "\n") > (size_t)(open - races))
+        errors = atoi(open + 1);
     char headline[600] = "", where[600] = "";
     int in_report = 0;
     for (const char *line = output; *line;) {
@@ -194,9 +200,7 @@ static void run_tool(const char *sanitizer, const char *tool, const char *name, 
     r->len = 0;
     r->timed_out = 0;
     for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        double left = deadline - ((double)now.tv_sec + 1e-9 * now.tv_nsec);
+        double left = deadline - wall_time();
         if (left <= 0) {
             r->timed_out = 1;
             kill(-pid, SIGKILL);
@@ -245,13 +249,11 @@ void ag_compute_sanitizer_test(const ag_sanitized_case *c)
     const char *sanitizer = find_sanitizer();
     ck_assert_msg(sanitizer != NULL, "compute-sanitizer is gone since the test was planned");
     double deadline = ag_test_deadline();
+    /* the runner's deadline is on wall_time's clock (CLOCK_MONOTONIC) */
     if (deadline > 0)
         deadline -= 2; /* time to say which tool did not finish */
-    else {
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        deadline = (double)now.tv_sec + 600;
-    }
+    else
+        deadline = wall_time() + 600;
     char tools[256];
     snprintf(tools, sizeof tools, "%s", c->tools);
     for (char *save = NULL, *tool = strtok_r(tools, " ", &save); tool; tool = strtok_r(NULL, " ", &save)) {
