@@ -1,4 +1,4 @@
-/* The CUDA toolkit's own checkers as graded tests (issue 39): a small case
+/* The CUDA toolkit's own checkers as graded tests: a small case
  * of the student's GPU code run under compute-sanitizer's memcheck (reads
  * and writes out of bounds, misaligned, on freed memory), racecheck
  * (shared-memory races) and synccheck (__syncthreads that not every thread

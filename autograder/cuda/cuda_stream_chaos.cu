@@ -1,4 +1,4 @@
-/* The CUDA stream perturber of chaos schedules (issue 39; the contract is
+/* The CUDA stream perturber of chaos schedules (the contract is
  * autograder/runner/chaos.h's). While AG_CHAOS_SEED is set, a share of the
  * copies, sets and kernel launches that the program enqueues on a stream
  * get a short sleeping kernel in front of them on that same stream: the

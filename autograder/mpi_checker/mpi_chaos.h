@@ -1,4 +1,4 @@
-/* The MPI checkers' chaos schedules (issue 39): while AG_CHAOS_SEED is set
+/* The MPI checkers' chaos schedules: while AG_CHAOS_SEED is set
  * (autograder/runner/chaos.h gives the contract), the guard's wrappers
  * (mpi_guard.c) perturb each rank's schedule with choices drawn from the
  * seed and the rank, and stay within what the MPI standard promises, so

@@ -1,4 +1,4 @@
-/* Chaos schedules (issue 39): a test whose answer depends on ordering is
+/* Chaos schedules: a test whose answer depends on ordering is
  * run again on perturbed schedules, each drawn from a seed that its
  * failure prints and `make check CHAOS_SEED=N` replays.
  *
