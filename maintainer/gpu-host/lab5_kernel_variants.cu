@@ -227,6 +227,9 @@ static int slab(int S, int rounds, int sms)
 
 int main(int argc, char **argv)
 {
+    /* line by line: its one run on an H200 (2026-11-27), under a time
+     * limit that ended it, left nothing of a block-buffered stdout */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     int rounds = 25;
     if (argc > 2 || (argc == 2 && (rounds = atoi(argv[1])) < 1)) {
         fprintf(stderr, "usage: %s [ROUNDS >= 1]\n", argv[0]);
@@ -252,6 +255,7 @@ int main(int argc, char **argv)
                                  {96, 33, 70, 0}, {96, 33, 70, 3}};
     int wrong = 0;
     for (const auto &o : odd) {
+        printf("odd region %d x %d x %d, offset %d ...\n", o[0], o[1], o[2], o[3]);
         region g = make_region(o[0], o[1], o[2], o[3]);
         std::vector<float> want = result(g, launch_kernel, false);
         for (int v = 1; v < NV; v++)
