@@ -6,14 +6,15 @@ kit_rng kit_rng_seed(uint64_t seed)
     return r;
 }
 
-/* SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and passes BigCrush. */
-uint64_t kit_rng_next(kit_rng *rng)
+uint64_t kit_splitmix64(uint64_t z)
 {
-    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and passes BigCrush. */
+uint64_t kit_rng_next(kit_rng *rng) { return kit_splitmix64(rng->state += 0x9E3779B97F4A7C15ull); }
 
 double kit_rng_uniform(kit_rng *rng)
 {

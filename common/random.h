@@ -22,6 +22,9 @@ typedef struct {
 
 kit_rng kit_rng_seed(uint64_t seed);
 uint64_t kit_rng_next(kit_rng *rng);
+/* SplitMix64's output function: a well-mixed 64-bit value of z (what
+ * kit_rng_next returns of its state after each step). */
+uint64_t kit_splitmix64(uint64_t z);
 /* Uniform in [0, 1). */
 double kit_rng_uniform(kit_rng *rng);
 

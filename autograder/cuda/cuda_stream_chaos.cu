@@ -24,6 +24,8 @@
 
 #include <cuda_runtime.h>
 
+#include "random.h"
+
 /* Spins for ns nanoseconds of the GPU's global timer. One thread: it
  * takes a sliver of one SM, so other streams' work runs beside it. */
 __global__ void chaos_sleep_kernel(unsigned long long ns)
@@ -36,13 +38,12 @@ __global__ void chaos_sleep_kernel(unsigned long long ns)
     } while (now - start < ns);
 }
 
-/* splitmix64's step: a well-mixed 64-bit value from a counter. */
+/* A well-mixed 64-bit value from a counter: what the kit's SplitMix64
+ * generator (common/random.h) gives next from state x. */
 static uint64_t mix(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    kit_rng r = kit_rng_seed(x);
+    return kit_rng_next(&r);
 }
 
 static int state_read;

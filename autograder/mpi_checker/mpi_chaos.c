@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "random.h"
 #include "stuck.h"
 #include "watchdog.h"
 
@@ -24,21 +25,14 @@ static int failures;
 enum { DRAW_DELAY, DRAW_WAIT, DRAW_SYNC, DRAW_HIDE_REQ, DRAW_HIDE_POLL, DRAW_ORDER, DRAW_KINDS };
 static uint64_t drawn[DRAW_KINDS];
 
-static uint64_t mix(uint64_t z) /* splitmix64's finaliser */
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* A number in [0, n). The sends' choices are the same on every rank (the
  * n-th send of each rank alike): a deadlock of code that relies on
  * buffering needs the sends of both sides synchronous at once. */
 static unsigned draw(int kind, unsigned n)
 {
     uint64_t who = kind == DRAW_SYNC ? 0 : (uint64_t)(my_rank + 1);
-    uint64_t z = mix(seed + 0x9e3779b97f4a7c15ull * who);
-    z = mix(z ^ ((uint64_t)kind << 56) ^ drawn[kind]++);
+    uint64_t z = kit_splitmix64(seed + 0x9e3779b97f4a7c15ull * who);
+    z = kit_splitmix64(z ^ ((uint64_t)kind << 56) ^ drawn[kind]++);
     return n ? (unsigned)(z % n) : 0;
 }
 

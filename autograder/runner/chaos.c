@@ -10,15 +10,15 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "random.h"
 #include "run.h"
 
-/* splitmix64's step: a well-mixed 64-bit value from a counter. */
+/* A well-mixed 64-bit value from a counter: what the kit's SplitMix64
+ * generator (common/random.h) gives next from state x. */
 static uint64_t mix(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    kit_rng r = kit_rng_seed(x);
+    return kit_rng_next(&r);
 }
 
 /* A seed shown to students: 32 bits, never 0 (0 means "no chaos"). */
