@@ -24,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../runner/chaos_seed.h"
 #include "random.h"
 
 /* Spins for ns nanoseconds of the GPU's global timer. One thread: it
@@ -59,9 +60,8 @@ static void read_state(void)
 {
     const char *text = getenv("AG_CHAOS_SEED");
     if (text && *text) {
-        char *end;
-        unsigned long long seed = strtoull(text, &end, 10);
-        if (*end || seed == 0 || seed > 0xffffffffull || strspn(text, "0123456789") != strlen(text)) {
+        unsigned long seed;
+        if (!ag_chaos_seed_from_text(text, &seed)) {
             fprintf(stderr, "cuda_stream_chaos: AG_CHAOS_SEED=%s is not a non-zero decimal below 2^32; "
                             "the streams are not perturbed\n", text);
         } else {

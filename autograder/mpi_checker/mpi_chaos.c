@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../runner/chaos_seed.h"
 #include "random.h"
 #include "stuck.h"
 #include "watchdog.h"
@@ -40,12 +41,9 @@ void chaos_start(int rank)
 {
     my_rank = rank;
     const char *s = getenv("AG_CHAOS_SEED");
-    char *end = NULL;
-    seed = s && *s ? strtoul(s, &end, 10) : 0;
-    if (seed && *end) {
-        fprintf(stderr, "checker: AG_CHAOS_SEED='%s' is not an unsigned decimal: no chaos\n", s);
-        seed = 0;
-    }
+    seed = 0;
+    if (s && *s && !ag_chaos_seed_from_text(s, &seed))
+        fprintf(stderr, "checker: AG_CHAOS_SEED='%s' is not a non-zero decimal below 2^32: no chaos\n", s);
 }
 
 unsigned long chaos_seed(void) { return seed; }

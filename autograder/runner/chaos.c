@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "chaos_seed.h"
 #include "random.h"
 #include "run.h"
 
@@ -55,15 +56,6 @@ unsigned long ag_chaos_fresh_seed(void)
     return nonzero32(mix(x));
 }
 
-int ag_chaos_parse_seed(const char *text, unsigned long *seed)
-{
-    char *end;
-    if (!text || !*text || strspn(text, "0123456789") != strlen(text))
-        return 0;
-    *seed = strtoul(text, &end, 10);
-    return *seed != 0 && *seed <= 0xffffffffu;
-}
-
 /* In the test's process: the seed, once, and the draws from it. */
 static int seed_read;
 static unsigned long run_seed;
@@ -73,7 +65,7 @@ unsigned long ag_chaos_seed(void)
 {
     if (!seed_read) {
         seed_read = 1;
-        if (!ag_chaos_parse_seed(getenv("AG_CHAOS_SEED"), &run_seed))
+        if (!ag_chaos_seed_from_text(getenv("AG_CHAOS_SEED"), &run_seed))
             run_seed = 0;
         draw_state = run_seed;
     }

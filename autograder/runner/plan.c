@@ -2,6 +2,7 @@
  * skipped and why, which fail unrun, and the time hangs may cost. See
  * run.h. */
 #define _GNU_SOURCE
+#include "chaos_seed.h"
 #include "run.h"
 
 #include <stdio.h>
@@ -83,7 +84,7 @@ static void read_chaos_settings(ag_plan *plan)
     /* make check: one fresh seed a test (each run tries new schedules, and
      * stays quick); grading and the self-test (a key): the conf's count. */
     plan->chaos_runs = runs && *runs ? atoi(runs) : plan->chaos_key ? -1 : 1;
-    if (replay && *replay && !ag_chaos_parse_seed(replay, &plan->chaos_replay)) {
+    if (replay && *replay && !ag_chaos_seed_from_text(replay, &plan->chaos_replay)) {
         fprintf(stderr, "grader: CHAOS_SEED=%s is not a seed: a failure's line gives one (a whole number from 1 "
                         "to 4294967295)\n", replay);
         exit(2);

@@ -96,12 +96,10 @@ int ag_run_test(const ag_suite *suite, int i, ag_plan *plan, ag_result *res);
 int ag_random_bytes(void *buf, size_t n);
 
 /* chaos.c, for the runner: seed k of test under key (grading: the same
- * every regrade), a fresh one from the kernel's secret source (make check),
- * and text read as a seed (a non-zero unsigned decimal below 2^32: 1 when
- * it is one). */
+ * every regrade) and a fresh one from the kernel's secret source (make
+ * check). A seed's text is read by chaos_seed.h. */
 unsigned long ag_chaos_keyed_seed(const char *key, const char *test, int k);
 unsigned long ag_chaos_fresh_seed(void);
-int ag_chaos_parse_seed(const char *text, unsigned long *seed);
 
 /* report.c: the counts of the lines shown, and the score. */
 typedef struct {
