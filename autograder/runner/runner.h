@@ -47,9 +47,9 @@
  * first seed that fails, saying "under chaos seed N (replay: make check
  * LAB=L CHAOS_SEED=N CHECK_ARGS='--only TEST')", that it passes on a quiet
  * schedule, and the failing run's message. How many seeds: with
- * AG_CHAOS_KEY=K (grading: the digest of the submission's files), the
- * conf's count, each a function of K and the test's name (a regrade draws
- * the same); without (make check), one fresh seed from getrandom per test
+ * AG_CHAOS_KEY=K (grading: instructor/grading/chaos_key.py, the files'
+ * digest with the grading folder's secret), the conf's count, each a
+ * function of K and the test's name (a regrade draws the same); without (make check), one fresh seed from getrandom per test
  * and run; AG_CHAOS_RUNS=N sets the count in either case. AG_CHAOS_REPLAY=N
  * (make check CHAOS_SEED=N): those tests run under seed N only, and a
  * failure runs once more quietly to say whether that passes.

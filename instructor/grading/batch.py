@@ -18,6 +18,7 @@ import time
 from callrules import calls
 from . import current, perf, perf_feedback, perf_rounds, records, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
+from .chaos_key import chaos_key
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
@@ -125,8 +126,9 @@ class Grader:
         binds = [(build, "/sub/build", False), (out, "/sub/results", True)]
         env = {"CK_TIMEOUT_MULTIPLIER": os.environ.get("CK_TIMEOUT_MULTIPLIER", "1"),
                # The chaos seeds (autograder/runner/runner.h): a function of the
-               # files' contents and the test, so a regrade draws the same ones.
-               "AG_CHAOS_KEY": current.tree_digest(srcdir)}
+               # files' contents, the test and the grading folder's secret, so a
+               # regrade draws the same ones and a student cannot know them.
+               "AG_CHAOS_KEY": chaos_key(self.out, current.tree_digest(srcdir))}
         # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
         for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
             if var in os.environ:
