@@ -15,7 +15,8 @@ benchmark's runs). WINDOW is
              from each rank's K-th MPI_Allreduce (its start of the run,
              for K = 0) to its (K+1)-th, the panel
              spanning all ranks' windows; where the run has kernels, from
-             0.2 ms before its first (the data handed out before is left out)
+             0.2 ms before its first to 0.2 ms after its last (the data
+             handed out before and gathered after are left out)
     tail:MS  the last MS milliseconds of the trace
     all      the whole trace
 A rank with no GPU rows (a CPU backend, a host without CUPTI) has its MPI
@@ -80,8 +81,12 @@ def window(ranks, spec):
         t0, t1 = min(starts), max(ends)
         # A run starts by handing out its data; the lesson is in the steps:
         # where the run has kernels, its panel starts just before the first.
-        kernels = [s for rows in ranks.values() for s, _, kind, *_ in rows if kind == "kernel" and t0 <= s < t1]
-        return (max(t0, min(kernels) - 200_000) if kernels else t0), t1
+        # Likewise it ends by gathering the answer: the panel ends just after
+        # the last kernel.
+        kernels = [(s, e) for rows in ranks.values() for s, e, kind, *_ in rows if kind == "kernel" and t0 <= s < t1]
+        if not kernels:
+            return t0, t1
+        return max(t0, min(s for s, _ in kernels) - 200_000), min(t1, max(e for _, e in kernels) + 200_000)
     sys.exit(f"timeline.py: unknown window '{spec}' (run:K, tail:MS or all)")
 
 
@@ -99,26 +104,27 @@ def main():
     names = {int(k): v for k, v in (n.split("=", 1) for n in a.name)}
     windows = [window(ranks, spec.partition("=")[2]) for spec in a.panel]
 
-    def shown(s, e):
-        return any(min(e, t1) > max(s, t0) for t0, t1 in windows)
-
-    # the rows: per rank its MPI calls, then each stream it used inside a
-    # panel's window (a stream used only before, to hand out the data, or
-    # never, is no row: empty rows would hide the overlap the picture is for)
-    rows = []
-    for rank in sorted(ranks):
-        rows.append((rank, None))
-        used = {st for s, e, kind, _, st in ranks[rank] if kind != "mpi" and shown(s, e)}
-        for st in sorted(used, key=lambda x: int(x or 0)):
-            rows.append((rank, st))
-    index = {r: i for i, r in enumerate(reversed(rows))}
-    labels = [f"{names.get(rank, 'rank %d' % rank)} {'MPI' if s is None else 'stream ' + s}" for rank, s in rows]
+    # Each panel's rows: per rank its MPI calls, then each stream it used
+    # inside the panel's window (a stream used only to hand out the data, or
+    # by another panel's run, is no row: empty rows would hide the overlap
+    # the picture is for).
+    def panel_rows(t0, t1):
+        rows = []
+        for rank in sorted(ranks):
+            rows.append((rank, None))
+            used = {st for s, e, kind, _, st in ranks[rank] if kind != "mpi" and min(e, t1) > max(s, t0)}
+            rows += [(rank, st) for st in sorted(used, key=lambda x: int(x or 0))]
+        return rows
 
     panels, longest, seen = [], 0.0, set()
     tmp = tempfile.mkdtemp(prefix="timeline.")
     for n, spec in enumerate(a.panel):
         label = spec.partition("=")[0]
         t0, t1 = windows[n]
+        rows = panel_rows(t0, t1)
+        index = {r: i for i, r in enumerate(reversed(rows))}
+        ytics = ", ".join(f'"{names.get(rank, "rank %d" % rank)} {"MPI" if st is None else "stream " + st}" {index[(rank, st)]}'
+                          for rank, st in rows)
         busy = {}
         path = os.path.join(tmp, f"panel{n}.dat")
         with open(path, "w") as out:
@@ -136,21 +142,28 @@ def main():
                     out.write(f"{(x0 + x1) / 2:.6f} {y} {(x1 - x0) / 2:.6f} 0.35 {colour}\n")
         length = (t1 - t0) / 1e6
         longest = max(longest, length)
-        panels.append((label, path, length))
+        panels.append((label, path, length, len(rows), ytics))
         print(f"{label}: {length:.3f} ms; busy, all ranks together: " +
               ", ".join(f"{c} {v / 1e6:.3f} ms" for c, v in sorted(busy.items())) if busy else f"{label}: {length:.3f} ms, no events")
 
-    ytics = ", ".join(f'"{lab}" {index[r]}' for lab, r in zip(labels, rows))
     legend = ", ".join(f'NaN with boxes fs solid lc rgb "{c}" title "{k}"' for k, c in COLOURS.items() if k in seen)
-    height = max(900, 200 + len(panels) * (120 + 45 * len(rows)))
+    # each panel's height in pixels: its title, axis and rows; the last
+    # also holds the legend
+    pixels = [150 + 50 * n_rows + (60 if i == len(panels) - 1 else 0) for i, (*_, n_rows, _) in enumerate(panels)]
+    title_px = 70
+    height = title_px + sum(pixels)
     gp = [f'set terminal pngcairo size 1600,{height} font "sans,18" noenhanced',
           f'set output "{a.out}"',
-          f'set multiplot layout {len(panels)},1 title "{a.title}"',
-          f"set xrange [0:{longest * 1.01:.6f}]", f"set yrange [-0.6:{len(rows) - 0.4}]",
-          f"set ytics ({ytics})", "set grid xtics", "set style fill solid 1.0 noborder",
+          f'set multiplot title "{a.title}"',
+          f"set xrange [0:{longest * 1.01:.6f}]", "set grid xtics", "set style fill solid 1.0 noborder",
           'set xlabel "ms from the start of the window"', "set key below horizontal"]
-    for i, (label, path, length) in enumerate(panels):
-        gp.append(f'set title "{label} ({length:.2f} ms)"')
+    top = 1.0 - title_px / height
+    for i, (label, path, length, n_rows, ytics) in enumerate(panels):
+        size = pixels[i] / height
+        gp += [f"set origin 0,{top - size:.4f}", f"set size 1,{size:.4f}",
+               f"set yrange [-0.6:{n_rows - 0.4}]", f"set ytics ({ytics})",
+               f'set title "{label} ({length:.2f} ms)"']
+        top -= size
         data = f'"{path}" using 1:2:3:4:5 with boxxyerror lc rgb variable notitle' if os.path.getsize(path) else "NaN notitle"
         gp.append(f"plot {data}" + (f", {legend}" if legend and i == len(panels) - 1 else ""))
     gp.append("unset multiplot")
