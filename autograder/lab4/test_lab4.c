@@ -15,6 +15,7 @@
  * the offload stage runs on the host where no GPU offloading exists, and
  * the kit's z-split and gather are tested with MPI ranks on the CPU. */
 #include "autograder.h"
+#include "cuda/compute_sanitizer.h"
 #include "jacobi.h"
 #include "lab4_checks.h"
 
@@ -125,6 +126,45 @@ START_TEST(peer_two_gpus_test)
 }
 END_TEST
 
+/* The CUDA toolkit's checkers (autograder/cuda/compute_sanitizer.h), on
+ * sizes that are multiples of no block edge: N = 13 and 37 (partial
+ * blocks of 8^3 and of 32 x 4 columns), and N = L4_WIDE for gpu3 alone,
+ * where the reference's gpu3 streams planes through a shared-memory ring
+ * (gpu1's one thread would take minutes there). The tolerances stop the
+ * runs after 2 to 6 sweeps (the update's norm is 42.7 after sweep 4 and
+ * 36.0 after 5 at N = 13; 100.6 and 87.7 after 5 and 6 at N = 37; 1927 and
+ * 1321 after 1 and 2 at N = 257), so that the norm's block reduction runs
+ * too, in few sweeps under the tools. */
+static void tolerance_runs(void)
+{
+    l4_check_tolerance("jacobi_gpu1", jacobi_gpu1, 13, 40.0, L4_EXACT);
+    l4_check_tolerance("jacobi_gpu2", jacobi_gpu2, 13, 40.0, L4_EXACT);
+    l4_check_tolerance("jacobi_gpu3", jacobi_gpu3, 37, 95.0, L4_EXACT);
+    l4_check_tolerance("jacobi_gpu3", jacobi_gpu3, L4_WIDE, 1500.0, L4_EXACT);
+}
+
+/* Memcheck: every stage that runs in this process, the peer halves on GPU
+ * 0 too. Racecheck and synccheck: the tolerance runs, whose kernels share
+ * memory within a block (the norm's block reduction; the reference's ring
+ * of planes). */
+static void stages_small_case(void)
+{
+    static const int few[] = {0, 1, 2};
+    l4_check_sweeps("jacobi_gpu1", jacobi_gpu1, 13, 0.0, few, 3, L4_EXACT);
+    l4_check_sweeps("jacobi_gpu2", jacobi_gpu2, 13, 0.0, few, 3, L4_EXACT);
+    l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, 37, 0.0, few, 3, L4_EXACT);
+    l4_check_sweeps("jacobi_gpu3", jacobi_gpu3, L4_WIDE, 0.0, few, 3, L4_EXACT);
+    l4_check_sweeps("jacobi_peer on GPUs {0,0}", peer_one_gpu, 37, 0.0, few, 3, L4_EXACT);
+    l4_check_tolerance("jacobi_peer on GPUs {0,0}", peer_one_gpu, 37, 95.0, L4_EXACT);
+    tolerance_runs();
+}
+
+static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", stages_small_case};
+static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", tolerance_runs};
+
+START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
+END_TEST
+
 /* The kit's split and gather with a CPU sweep and MPI halos: what the NCCL
  * stage is built on (uneven splits, one plane per rank). It runs the kit's
  * code only, so it is worth no points (every point needs the student's
@@ -182,6 +222,10 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_one_rank), .points = 1, .gpus = 1, .timeout = 400});
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_two_ranks), .points = 3, .gpus = 2, .timeout = 600});
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_three_and_four_ranks), .points = 3, .gpus = 4, .timeout = 600});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
 }
 
 int main(int argc, char **argv)

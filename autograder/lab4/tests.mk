@@ -7,7 +7,7 @@ include autograder/cuda/cuda_tests.mk
 TEST_PROGRAMS += lab4_mpi_check
 lab4_mpi_check_SRCS := $(TEST_DIR)/mpi/lab4_mpi_check.c $(CHECKER_MPI_SRCS) $(CUDA_CHAOS_SRCS)
 lab4_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS) $(CUDA_CHAOS_LDFLAGS)
-TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS)
+TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS) $(COMPUTE_SANITIZER_SRCS)
 
 # The tests load the offload stage at run time, in the forked test that
 # calls it (offload_loader.c): LLVM's offload runtime starts

@@ -190,3 +190,22 @@ mutant(R, f'{M}/peer_bulk_skips_started_wait.patch',
   "chaos: needed",
   [(PEER, "            CUDA_CHECK(cudaStreamWaitEvent(me->bulk, me->started, 0));\n", "")],
   caught_by=['peer_halves_on_one_gpu'])
+
+# Memcheck alone (autograder/cuda/compute_sanitizer.h): the column kernel's
+# planes left over read the plane above one step ahead of its use, and the
+# last step's read, never used, lies a plane past the array where the
+# chunk ends at plane N. The answer is right wherever that memory is
+# mapped (the allocation's slack, or a neighbouring grid).
+mutant(R, f'{M}/gpu3_reads_plane_past_array.patch',
+  "jacobi_gpu3's column kernel reads the plane above one step ahead of its use in the planes left over: the last step of the last chunk\n"
+  "reads plane N+2, one past the array, and never uses it. Every grid is right where that memory is mapped; compute-sanitizer's\n"
+  "memcheck names the read.\n"
+  "requires: gpu",
+  [(GPU, """        for (; l < l1; l++, c += si) { /* the planes left over */
+            double above = u_old[c + si];
+""", """        double above = u_old[c + si];
+        for (; l < l1; l++, c += si) { /* the planes left over */
+            double next_above = u_old[c + 2 * si];
+"""),
+   (GPU, "            z[1] = above;\n", "            z[1] = above;\n            above = next_above;\n")],
+  caught_by=['gpu_memcheck'])
