@@ -17,6 +17,7 @@
 
 #include "alloc.h"
 #include "autograder.h"
+#include "cuda/compute_sanitizer.h"
 #include "lab5_checks.h"
 #include "wave.h"
 #include "wave_serial.h"
@@ -78,6 +79,26 @@ START_TEST(region_composition)
     for (int c = 0; c < 3; c++)
         l5_check_composition(r->region, r->name, r->shapes[c][0], r->shapes[c][1], r->shapes[c][2]);
 }
+END_TEST
+
+/* The CUDA toolkit's checkers (autograder/cuda/compute_sanitizer.h) on
+ * launch_kernel: a 37 x 19 region (one 32 x 16 tile and part of another
+ * each way, as the reference tiles it) with the delta next to its far
+ * corner, and the composition's calls on 53 planes (the reference's blocks
+ * walk 50 planes: a whole chunk and part of one), under memcheck (every
+ * read and write in the region's arrays) and under racecheck and
+ * synccheck (a tile in shared memory read before every thread of the
+ * block has stored its part). */
+static void kernel_small_case(void)
+{
+    l5_check_delta(l5_gpu_region, "launch_kernel", 37, 19, 13, 36, 18, 6);
+    l5_check_composition(l5_gpu_region, "launch_kernel", 37, 19, 53);
+}
+
+static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", kernel_small_case};
+static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", kernel_small_case};
+
+START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
 END_TEST
 
 /* next == prev (the pipeline's d_output) gives what separate arrays give. */
@@ -271,6 +292,10 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_ROW(region_composition, gpu_composition), .points = 2, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_e2e), .points = 3, .gpus = 1, .timeout = 400});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_gpus), .points = 1, .gpus = 2, .timeout = 200});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
 }
 
 int main(int argc, char **argv)

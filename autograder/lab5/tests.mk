@@ -9,5 +9,5 @@ TEST_PROGRAMS += lab5_mpi_check
 lab5_mpi_check_SRCS := $(TEST_DIR)/mpi/lab5_mpi_check.c $(TEST_DIR)/mpi/lab5_record.c \
                        $(TEST_DIR)/mpi/lab5_pmpi.c $(CHECKER_MPI_SRCS) $(CUDA_CHAOS_SRCS)
 lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS) $(CUDA_CHAOS_LDFLAGS)
-TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS)
+TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS) $(COMPUTE_SANITIZER_SRCS)
 TEST_LD = $(LAB_LD) $(CUDA_CHAOS_LDFLAGS)

@@ -73,6 +73,16 @@ mutant(R, f'{M}/gpu_missing_syncthreads.patch',
         /* the next plane's loads''')],
   caught_by=['gpu_delta', 'gpu_composition', 'gpu_e2e', 'hidden_gpu_odd_regions'])
 
+# Memcheck alone (autograder/cuda/compute_sanitizer.h): the loads of the
+# next plane on the last plane too, never used; the last plane of in they
+# read lies one plane past the region.
+mutant(R, f'{M}/gpu_prefetch_past_region.patch',
+  "the CUDA kernel loads the next plane's values on its last plane too (z < z1 for z + 1 < z1): in's plane nz, one past\n"
+  "the region, is read and never used. Every answer is right where that memory is mapped; compute-sanitizer's memcheck\n"
+  "names the read.\nrequires: gpu",
+  [(GPU, '        if (z + 1 < z1) {\n', '        if (z < z1) {\n')],
+  caught_by=['gpu_memcheck'])
+
 # --- stage 3: the server ------------------------------------------------------
 mutant(R, f'{M}/plan_internal_gets_one_halo.patch',
   "distribution_plan gives an internal rank only its left halo (S + 4 planes), like an edge rank.",
