@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 
 #include "autograder.h"
+#include "cuda/compute_sanitizer.h"
 #include "halo.h"
 #include "lab6_checks.h"
 
@@ -443,17 +444,28 @@ static const ag_launch taskqueue_four_ranks[] = {
 
 /* ---- stage 5: CUDA ---- */
 
+/* One case of stage 5's pack and unpack kernels: its blocks, their sizes
+ * and threads, and the flaws put into the receive buffers: a wrong element
+ * that no thread samples, a NaN where a thread samples, and a stale last
+ * element (the previous iteration's sentinel), unsampled. */
+typedef struct {
+    int blocks, threads;
+    const size_t *sizes;
+    int unsampled_block, nan_block, stale_block;
+    size_t unsampled_at, nan_at;
+} pack_unpack_case;
+
 /* Packs with GPU_global_Write, checks every element here; then unpacks
  * buffers with known flaws and demands GPU_global_Read's counts. */
-START_TEST(gpu_pack_unpack)
+static void check_gpu_pack_unpack(const pack_unpack_case *c)
 {
     ck_assert_msg(halo_cuda_init(0) == 0, "halo_cuda_init(0) failed");
     halo_layer L;
-    ck_assert_msg(halo_layer_init(&L, 27, 128, 0, 1, l6_table41, HALO_PAT_SELF, &halo_cuda_backend) == 0,
+    ck_assert_msg(halo_layer_init(&L, c->blocks, c->threads, 0, 1, c->sizes, HALO_PAT_SELF, &halo_cuda_backend) == 0,
                   "halo_layer_init with the CUDA backend failed (halo_cuda_alloc_shared?)");
     for (int it = 3; it <= 4; it++) {
         ck_assert_msg(halo_cuda_launch_pack(&L, it) == 0 && halo_cuda_synchronize() == 0, "the pack launch failed");
-        for (int b = 0; b < 27; b++)
+        for (int b = 0; b < c->blocks; b++)
             for (size_t i = 0; i < L.sizes[b]; i++)
                 ck_assert_msg(L.send_buf[b][i] == l6_sentinel(it, 0, b),
                               "GPU_global_Write, iteration %d, block %d, element %zu of %zu: expected %.0f, got %.17g",
@@ -461,17 +473,17 @@ START_TEST(gpu_pack_unpack)
     }
     for (int full = 1; full >= 0; full--) {
         L.full_check = full;
-        for (int b = 0; b < 27; b++) {
+        for (int b = 0; b < c->blocks; b++) {
             l6_fill(L.recv_buf[b], L.sizes[b], l6_sentinel(4, 0, b));
             L.unpack_errors[b] = 0xdead;
         }
-        /* block 5: 75000 doubles, 128 threads sample every 585th; 586 is no sample */
-        L.recv_buf[5][586] = -1;
-        L.recv_buf[7][2460] = NAN; /* block 7: 105000 / 128 = 820; 2460 is thread 3's sample */
-        L.recv_buf[26][129999] = l6_sentinel(3, 0, 26); /* stale, last element */
+        L.recv_buf[c->unsampled_block][c->unsampled_at] = -1;
+        L.recv_buf[c->nan_block][c->nan_at] = NAN;
+        L.recv_buf[c->stale_block][L.sizes[c->stale_block] - 1] = l6_sentinel(3, 0, c->stale_block);
         ck_assert_msg(halo_cuda_launch_unpack(&L, 4) == 0 && halo_cuda_synchronize() == 0, "the unpack launch failed");
-        for (int b = 0; b < 27; b++) {
-            unsigned want = full ? (b == 5 || b == 7 || b == 26) : b == 7;
+        for (int b = 0; b < c->blocks; b++) {
+            unsigned want = full ? (b == c->unsampled_block || b == c->nan_block || b == c->stale_block)
+                                 : b == c->nan_block;
             ck_assert_msg(L.unpack_errors[b] == want,
                           "GPU_global_Read (%s check), block %d: counted %u mismatches; expected %u", full ? "full" : "sampled",
                           b, L.unpack_errors[b], want);
@@ -479,6 +491,29 @@ START_TEST(gpu_pack_unpack)
     }
     halo_layer_free(&L);
 }
+
+/* Table 4.1, 128 threads. Block 5: 75000 doubles, 128 threads sample every
+ * 585th; 586 is no sample. Block 7: 105000 / 128 = 820; 2460 is thread 3's
+ * sample. Block 26: its last element, 129999. */
+static const pack_unpack_case table41_case = {27, 128, l6_table41, 5, 7, 26, 586, 2460};
+
+START_TEST(gpu_pack_unpack) { check_gpu_pack_unpack(&table41_case); }
+END_TEST
+
+/* The CUDA toolkit's checkers (autograder/cuda/compute_sanitizer.h): the
+ * pack and the unpack under memcheck, on 9 blocks (a grid of 3 x 3) of 100
+ * threads (the last warp part full), of sizes smaller than, equal to and
+ * just past the block and not a multiple of it. Block 6: 1000 doubles,
+ * every 10th sampled, 31 is not; block 7: 1031 doubles, 50 is thread 5's
+ * sample; block 8: 4099 doubles, its last unsampled. */
+static const size_t sanitized_sizes[9] = {1, 7, 99, 100, 101, 257, 1000, 1031, 4099};
+static const pack_unpack_case sanitized_case = {9, 100, sanitized_sizes, 6, 7, 8, 31, 50};
+
+static void pack_unpack_small_case(void) { check_gpu_pack_unpack(&sanitized_case); }
+
+static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", pack_unpack_small_case};
+
+START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
 END_TEST
 
 START_TEST(gpu_coresidency_guard)
@@ -548,6 +583,8 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_baseline), .points = 2, .gpus = 1, .timeout = 250});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_taskqueue_self), .points = 3, .gpus = 1, .timeout = 370});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_ranks), .points = 3, .gpus = 2, .timeout = 490});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,9 @@
 #   lab6_tq_stress_tsan   the same, built with ThreadSanitizer from your taskqueue.c
 #   lab6_tq_orders        the memory orders your taskqueue.c asks for
 TEST_PROGRAMS += lab6_mpi_check lab6_tq_stress
+# The test binary carries the compute-sanitizer tests (autograder/cuda/cuda_tests.mk).
+include autograder/cuda/cuda_tests.mk
+TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(COMPUTE_SANITIZER_SRCS)
 lab6_mpi_check_SRCS := $(TEST_DIR)/mpi/lab6_mpi_check.c $(LAB_DIR)/halo_mpi_log.c $(CHECKER_MPI_SRCS)
 lab6_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS)
 lab6_tq_stress_SRCS := $(TEST_DIR)/stress/lab6_tq_stress.c $(CHECKER_SRCS)
