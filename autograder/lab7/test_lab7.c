@@ -25,6 +25,7 @@
 #include "alloc.h"
 #include "fp_gpu.h"
 #include "autograder.h"
+#include "cuda/compute_sanitizer.h"
 #include "lab7_checks.h"
 #include "poisson.h"
 
@@ -601,28 +602,28 @@ static void gpu_round_trips_many_tiles(void)
     kit_free(a), kit_free(got);
 }
 
-/* The GPU's transforms alone, against the definitions (FFTW's r2r kinds),
- * forward and back (divided by the round trip), every axis and type; then
- * round trips on a grid of many tiles (above). */
-START_TEST(gpu_transforms)
+/* The GPU's transforms of an nx x ny x nz grid against the definitions
+ * (FFTW's r2r kinds), forward and back (divided by the round trip), every
+ * axis and type (the three rotations of PND). */
+static void gpu_transforms_vs_definition(int nx, int ny, int nz)
 {
     static const char *names = "PND";
     for (int bc = 0; bc < 3; bc++) {
         char bcs[4] = {names[bc], names[(bc + 1) % 3], names[(bc + 2) % 3], 0};
-        fp_grid g = l7_grid(bcs, 6, 5, 7, 1.0);
+        fp_grid g = l7_grid(bcs, nx, ny, nz, 1.0);
         fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
-        size_t n = fp_cells(&g), stride[3] = {1, 6, 30};
+        size_t n = fp_cells(&g), stride[3] = {1, (size_t)nx, (size_t)nx * ny};
         double *a = kit_alloc_doubles(n), *want = kit_alloc_doubles(n), *got = kit_alloc_doubles(n), *d_a;
+        double *y = kit_alloc_doubles((size_t)(nx + ny + nz)); /* longer than any line */
         ck_assert_int_eq(cudaMalloc((void **)&d_a, n * sizeof *d_a), cudaSuccess);
         fp_gpu *P = fp_gpu_create(&g, all, 0);
         ck_assert_msg(P != NULL, "fp_gpu_create returned NULL");
         for (int axis = 0; axis < 3; axis++) {
             l7_random(a, n, 50u + 3u * bc + axis);
             for (size_t c = 0; c < n; c++) { /* each line from its first cell */
-                size_t coord[3] = {c % 6, c / 6 % 5, c / 30};
+                size_t coord[3] = {c % stride[1], c / stride[1] % (size_t)ny, c / stride[2]};
                 if (coord[axis] != 0)
                     continue;
-                double y[7];
                 l7_direct_r2r(g.bc[axis], g.n[axis], a + c, stride[axis], y);
                 for (int k = 0; k < g.n[axis]; k++)
                     want[c + k * stride[axis]] = y[k];
@@ -631,19 +632,26 @@ START_TEST(gpu_transforms)
             fp_gpu_transform(P, axis, 0, d_a);
             ag_poison(got, n);
             ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
-            ag_assert_grid_eq(want, got, 7, 5, 6, 1e-12, "fp_gpu_transform forward, axis %d of %s, 6x5x7, against "
-                              "the definition of FFTW's kind", axis, bcs);
+            ag_assert_grid_eq(want, got, nz, ny, nx, 1e-12, "fp_gpu_transform forward, axis %d of %s, %dx%dx%d, against "
+                              "the definition of FFTW's kind", axis, bcs, nx, ny, nz);
             fp_gpu_transform(P, axis, 1, d_a);
             ck_assert_int_eq(cudaMemcpy(got, d_a, n * sizeof *a, cudaMemcpyDeviceToHost), cudaSuccess);
             for (size_t c = 0; c < n; c++)
                 got[c] /= fp_round_trip(g.bc[axis], g.n[axis]);
-            ag_assert_grid_eq(a, got, 7, 5, 6, 1e-13, "fp_gpu_transform forward and inverse, axis %d of %s, divided "
-                              "by the round trip", axis, bcs);
+            ag_assert_grid_eq(a, got, nz, ny, nx, 1e-13, "fp_gpu_transform forward and inverse, axis %d of %s, %dx%dx%d, "
+                              "divided by the round trip", axis, bcs, nx, ny, nz);
         }
         fp_gpu_destroy(P);
         cudaFree(d_a);
-        kit_free(a), kit_free(want), kit_free(got);
+        kit_free(a), kit_free(want), kit_free(got), kit_free(y);
     }
+}
+
+/* The GPU's transforms on a small grid, then round trips on a grid of many
+ * tiles (above). */
+START_TEST(gpu_transforms)
+{
+    gpu_transforms_vs_definition(6, 5, 7);
     gpu_round_trips_many_tiles();
 }
 END_TEST
@@ -685,6 +693,62 @@ START_TEST(gpu_eigenmodes_and_order)
     convergence("fp_solve_cuda", fp_solve_cuda);
     null_spaces("fp_solve_cuda", fp_solve_cuda);
 }
+END_TEST
+
+/* The staged solve on the device, from fp_gpu.h's parts as fp_solve_cuda
+ * runs them where no fused solve applies (x, y, the z stage, y and x
+ * back), against fp_solve_serial; bcs has a D (no mean to remove). */
+static void gpu_staged_vs_serial(const char *bcs, int nx, int ny, int nz)
+{
+    fp_grid g = l7_grid(bcs, nx, ny, nz, 1.0);
+    fp_box all[3] = {fp_whole(&g), fp_whole(&g), fp_whole(&g)};
+    size_t n = fp_cells(&g);
+    double *f = kit_alloc_doubles(n), *u = kit_alloc_doubles(n), *v = kit_alloc_doubles(n), *d_a;
+    l7_random(f, n, 777u + nx);
+    memcpy(u, f, n * sizeof *u);
+    ck_assert_int_eq(fp_solve_serial(&g, u), 0);
+    ck_assert_int_eq(cudaMalloc((void **)&d_a, n * sizeof *d_a), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(d_a, f, n * sizeof *f, cudaMemcpyHostToDevice), cudaSuccess);
+    fp_gpu *P = fp_gpu_create(&g, all, 0);
+    ck_assert_msg(P != NULL, "fp_gpu_create returned NULL");
+    fp_gpu_transform(P, 0, 0, d_a);
+    fp_gpu_transform(P, 1, 0, d_a);
+    int rc = fp_gpu_solve_z(P, d_a);
+    fp_gpu_transform(P, 1, 1, d_a);
+    fp_gpu_transform(P, 0, 1, d_a);
+    ag_poison(v, n);
+    ck_assert_int_eq(cudaMemcpy(v, d_a, n * sizeof *v, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_msg(rc == 0, "fp_gpu_solve_z, %s, %dx%dx%d: returned %d", bcs, nx, ny, nz, rc);
+    ag_assert_grid_eq(u, v, nz, ny, nx, 1e-12 * l7_max_abs(u, n), "fp_gpu_transform along x and y, fp_gpu_solve_z, "
+                      "and back along y and x, against fp_solve_serial, %s, %dx%dx%d, random f", bcs, nx, ny, nz);
+    fp_gpu_destroy(P);
+    cudaFree(d_a);
+    kit_free(f), kit_free(u), kit_free(v);
+}
+
+/* The CUDA toolkit's checkers (autograder/cuda/compute_sanitizer.h) on a
+ * 37 x 35 x 33 grid: a whole 32 x 32 tile and part of one along x and along
+ * each line. Memcheck: the transforms, the staged solve (a Thomas z and a
+ * periodic z), and fp_solve_cuda (the reference's fused solve, where it
+ * applies) on a regular, a singular-periodic and a singular-Neumann grid.
+ * Racecheck and synccheck: the transforms, whose y and z lines the
+ * reference gathers and scatters through shared-memory tiles. */
+static void solves_small_case(void)
+{
+    gpu_transforms_vs_definition(37, 35, 33);
+    gpu_staged_vs_serial("DND", 37, 35, 33);
+    gpu_staged_vs_serial("NDP", 37, 35, 33);
+    gpu_vs_serial("DND", 37, 35, 33);
+    gpu_vs_serial("NPP", 37, 35, 33);
+    gpu_vs_serial("PNN", 37, 35, 33);
+}
+
+static void transforms_small_case(void) { gpu_transforms_vs_definition(37, 35, 33); }
+
+static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", solves_small_case};
+static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", transforms_small_case};
+
+START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
 END_TEST
 
 /* fp_solve_nccl against fp_solve_cuda (and the CPU) under mpirun, one rank
@@ -732,6 +796,10 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = gpu_eigenmodes_and_order, .points = 3, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = nccl_one_rank, .points = 1, .gpus = 1, .timeout = 180});
     ag_add(s, (ag_spec){.test = nccl_two_ranks, .points = 3, .gpus = 2, .timeout = 240});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
+                        .runs_here = ag_compute_sanitizer_here});
 }
 
 int main(int argc, char **argv)

@@ -7,5 +7,5 @@ include autograder/cuda/cuda_tests.mk
 TEST_PROGRAMS += lab7_mpi_check
 lab7_mpi_check_SRCS := $(TEST_DIR)/mpi/lab7_mpi_check.c $(CHECKER_MPI_SRCS) $(CUDA_CHAOS_SRCS)
 lab7_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS) $(CUDA_CHAOS_LDFLAGS)
-TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS)
+TEST_SRCS := $(wildcard $(TEST_DIR)/*.c) $(CUDA_CHAOS_SRCS) $(COMPUTE_SANITIZER_SRCS)
 TEST_LD = $(LAB_LD) $(CUDA_CHAOS_LDFLAGS)

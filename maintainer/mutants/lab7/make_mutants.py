@@ -180,3 +180,13 @@ m("batch_pivots_shared", "The z stage's Thomas pivots (inv, one per line of a ba
         double *r"""),
    ("fp_serial.c", "double b[LINES], first[LINES], last[LINES], inv[LINES];", "double b[LINES], first[LINES], last[LINES];")],
   caught_by=("batch_threads",))
+
+# Memcheck alone (autograder/cuda/compute_sanitizer.h): idct_reads_one_past_y
+# on the GPU, where no AddressSanitizer looks.
+m("gpu_inverse_reads_one_past_line",
+  "The GPU's pre_inverse_value loads line[n - k] of a Neumann line before it tests k == 0: at k = 0 it reads line[n],\n"
+  "the next line's first value or, for the last line, one past the buffer, and throws it away. Every answer is right\n"
+  "where that memory is mapped; compute-sanitizer's memcheck names the read.\nrequires: gpu",
+  [("fp_cuda.cu", "        ynk = k == 0 ? 0.0 : line[n - k];\n",
+    "        ynk = line[n - k];\n        if (k == 0)\n            ynk = 0.0;\n")],
+  caught_by=["gpu_memcheck"])
