@@ -25,6 +25,20 @@ suite_start demo shots
 export DEMO_ROOT=$OUT
 LIMIT=60
 
+# Every demo draws with gnuplot (make deps installs it). A GPU host may lack
+# it (its staged packages: make gpu-deps-fetch GPU_DEPS=demos): there the
+# one check is that a demo stops in one line saying so.
+if ! command -v gnuplot >/dev/null 2>&1; then
+    make --no-print-directory demo LAB=1 >"$OUT/no-gnuplot.log" 2>&1
+    rc=$?
+    [ $rc != 0 ] && grep -q 'drawn by gnuplot, which is not installed here' "$OUT/no-gnuplot.log" &&
+        pass "without gnuplot a demo stops (exit $rc) in one line naming it" ||
+        fail "without gnuplot: make demo LAB=1 exit $rc, no line naming gnuplot (see $OUT/no-gnuplot.log)"
+    skip "the demos' pictures, pages and run times: gnuplot is not installed here (make deps; a GPU host: make gpu-deps-fetch GPU_DEPS=demos)"
+    summary >/dev/null
+    exit $?
+fi
+
 # is_png FILE: the PNG signature and a non-empty image
 is_png() { [ -s "$1" ] && [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
