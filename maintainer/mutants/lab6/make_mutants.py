@@ -162,19 +162,3 @@ m("irecvs_posted_after_sends",
 """)],
   caught_by=["baseline_two_ranks", "baseline_four_ranks", "hidden_self_and_three_ranks"])
 
-# Memcheck alone (autograder/cuda/compute_sanitizer.h): the CPU mutant
-# unpack_check_reads_one_past on the GPU, where no AddressSanitizer looks.
-m("gpu_read_loads_past_buffer",
-  "GPU_global_Read's full check loads each thread's next element ahead of its use: the last loads read up to a block's\n"
-  "width past recv_buf's end. The values are never used (every count is right where that memory is mapped);\n"
-  "compute-sanitizer's memcheck names the read.\n"
-  "requires: gpu",
-  [("halo_kernels.cu", """        for (size_t i = threadIdx.x; i < p.n[b]; i += blockDim.x)
-            mine += !(buf[i] == expected);""",
-    """        double next = buf[threadIdx.x];
-        for (size_t i = threadIdx.x; i < p.n[b]; i += blockDim.x) {
-            double v = next;
-            next = buf[i + blockDim.x];
-            mine += !(v == expected);
-        }""")],
-  caught_by=["gpu_memcheck"])
