@@ -40,7 +40,7 @@ solve() {
         exit 1
     fi
     share=$(cat "$DEMO_OUT/trace-$p"/rank*/trace.*.csv | awk -F, '$1 == "kernel" { t = $3 - $2; all += t; if (tolower($4) ~ /nccl/) nccl += t }
-        END { printf "%.4f", all > 0 ? nccl / all : 0 }')
+        END { printf "%.4f", (all > 0 ? nccl / all : 0) }')
     awk -v p="$p" -v s="$share" '$1 == "solve" { printf "%d %.6f %s\n", p, $6 / $5, s }' <<<"$out"
 }
 
@@ -63,7 +63,9 @@ done
 awk -v n="$N" '$1 ~ /^[0-9]/ { if ($1 == 1) t1 = $2
         printf "%d GPU(s), N = %d: %.3f ms a sweep", $1, n, 1e3 * $2
         if ($1 > 1) printf " = %.0f%% of ideal scaling", 100 * t1 / ($1 * $2)
-        # 0: no kernel named nccl in the trace (seen so on 4 H200s): not measured, not "0%"
+        # 0: no kernel named nccl in the trace: not measured, not "0%" (on 4 H200s it read 0
+        # because an unparenthesised "all > 0 ? ..." in printf's arguments is awk's output
+        # redirection: the share went to a file named 0; TRACE_DEBUG=1 showed the kernels there)
         if ($1 > 1) printf ($3 > 0 ? "; NCCL kernels %.0f%% of the kernel time" : "; NCCL share not measured (the trace holds no NCCL kernel)"), 100 * $3
         printf "\n" }' "$data" | while IFS= read -r line; do demo_say "$line"; done
 # for the maintainer, not the page: the tracer's own account of what CUPTI
