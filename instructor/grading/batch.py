@@ -128,7 +128,10 @@ class Grader:
                # The chaos seeds (autograder/runner/runner.h): a function of the
                # files' contents, the test and the grading folder's secret, so a
                # regrade draws the same ones and a student cannot know them.
-               "AG_CHAOS_KEY": chaos_key(self.out, current.tree_digest(srcdir))}
+               # (the secret of a --prepared folder where there is one: Gradescope
+               # grades each run into a fresh OUT, from one prepared image)
+               "AG_CHAOS_KEY": chaos_key(getattr(self.args, "prepared", None) or self.out,
+                                         current.tree_digest(srcdir))}
         # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
         for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
             if var in os.environ:

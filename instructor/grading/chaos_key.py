@@ -1,6 +1,8 @@
 """The key of a submission's chaos seeds (autograder/runner/runner.h,
 AG_CHAOS_KEY): a function of the files and of a secret the grading folder
-keeps, OUT/chaos.key, made on the first grading.
+keeps, OUT/chaos.key, made on the first grading; with --prepared DIR, DIR's
+(made by --prepare: Gradescope grades every run into a fresh OUT, from one
+prepared image, so its regrades draw the same seeds too).
 
 The files' digest alone makes a regrade draw the same seeds, so a racy
 submission gets the same grade each time; but the kit is public, so from it

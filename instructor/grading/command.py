@@ -90,12 +90,14 @@ def stop_on_signals():
 def prepare_only(args):
     """--prepare DIR: the lab's kit copy, reference and test list in DIR,
     for later runs with --prepared DIR."""
+    from .chaos_key import term_secret
     from .lab import Lab
     work = os.path.abspath(args.prepare)
     os.makedirs(work, exist_ok=True)
     os.chmod(work, 0o755)
     lab = Lab(args.lab, work, args, work)
     reused = lab.reuse_or_prepare()
+    term_secret(work)  # the chaos seeds' secret, made here once (chaos_key.py)
     print(f"grade: lab {lab.num} {'already prepared' if reused else 'prepared'} in {work} "
           f"({len(lab.tests)} tests); grade with --prepared {work}", file=sys.stderr)
     return 0
