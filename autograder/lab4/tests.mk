@@ -22,4 +22,4 @@ TEST_LD            = $(CC) $(CUDA_CHAOS_LDFLAGS)
 EXTRA_TARGETS     += $(OFFLOAD_LIB)
 $(OFFLOAD_LIB): $(BUILD)/student/jacobi_offload.o $(OFFLOAD_WHERE) $(KIT_BUILD)/libkitcommon.a
 	$(OFFLOAD_CC) $(OFFLOAD_FLAGS) $(OFFLOAD_SOFLAGS) -shared -Wl,-Bsymbolic -Wl,--no-undefined -o $@ $^ -lm
-$(BUILD)/test_lab$(LAB): | $(OFFLOAD_LIB)
+$(BUILD)/test_lab$(LAB) $(BUILD)/test_lab$(LAB)_sanitizer: | $(OFFLOAD_LIB)

@@ -195,6 +195,17 @@ $(foreach p,$(TEST_PROGRAMS),$(eval $(call test_program_rule,$(p))))
 $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
 	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 
+# A lab with compute-sanitizer tests (autograder/cuda/compute_sanitizer.h):
+# the test program again without the hidden tests, the one the tool runs.
+# It must be readable, and the grading sandbox keeps the test program itself
+# execute-only (it holds the hidden tests; grading/sandbox.py's lock_down).
+ifneq ($(filter $(COMPUTE_SANITIZER_SRCS),$(TEST_SRCS)),)
+SANITIZER_BIN := $(TEST_BIN)_sanitizer
+all: $(SANITIZER_BIN)
+$(SANITIZER_BIN): $(TEST_STUDENT_OBJS) $(filter-out %/hidden_lab$(LAB).o,$(TEST_OBJS)) $(GRADER_OBJS) $(COMMON_LIB)
+	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+endif
+
 define driver_rule
 $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
 	$$(LAB_LD) -o $$@ $$^ $$($(1)_LDFLAGS) $$(LAB_LDLIBS) -ldl -lm

@@ -4,6 +4,7 @@ folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
 import functools
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -93,6 +94,8 @@ class Stopped(BaseException):
 
 
 # A process's address space in the sandbox (instructor/sandbox/run's --mem).
+# the program compute-sanitizer runs (lock_down leaves it readable)
+SANITIZER_PROGRAM = re.compile(r"test_lab\d+_sanitizer")
 MEM_MB = 4096
 # What AddressSanitizer reserves at start-up on x86_64 whatever the program
 # does (its shadow memory and its allocator's region, never touched as a
@@ -211,7 +214,10 @@ def lock_down(folder):
     """After the build: the build folder belongs to root and its programs are
     execute-only for the sandbox's user. A program its user may not read
     runs non-dumpable, so the student code in a test cannot ptrace the test
-    runner or write its memory through /proc."""
+    runner or write its memory through /proc. One kind stays readable:
+    test_labN_sanitizer, the tests without the hidden ones, which
+    compute-sanitizer must read to run (autograder/cuda/compute_sanitizer.h);
+    it holds no runner of this grading, only the case the tool checks."""
     if os.geteuid() != 0:
         return
     for root, dirs, files in os.walk(folder):
@@ -223,7 +229,7 @@ def lock_down(folder):
             os.chown(p, 0, 0)
             mode = os.stat(p).st_mode
             if os.path.isfile(p) and mode & 0o111:
-                os.chmod(p, 0o711)
+                os.chmod(p, 0o755 if SANITIZER_PROGRAM.fullmatch(n) else 0o711)
             else:
                 os.chmod(p, (mode & 0o755) | (0o755 if os.path.isdir(p) else 0o644))
     os.chown(folder, 0, 0)

@@ -4,6 +4,14 @@ that reach into another process's memory or files fail with EPERM, and so
 does every call through the i386 and x32 ABIs, which number them
 differently and which no lab needs.
 
+ptrace is refused only where it would take hold of a process that did not
+ask for it (PTRACE_ATTACH, PTRACE_SEIZE): a process that asks to be traced
+by its parent (PTRACE_TRACEME) may be, and its parent may then trace it.
+compute-sanitizer may start the program it checks so (the labs' graded
+sanitizer tests, autograder/cuda/compute_sanitizer.h: on 2 H200s they
+passed in the sandbox with this filter); the runner never asks, so no
+test's code can take hold of it.
+
     python3 -m grading.seccomp FILE     writes the program to FILE
 """
 import struct
@@ -16,16 +24,38 @@ AUDIT_ARCH_X86_64 = 0xc000003e
 X32_SYSCALL_BIT = 0x40000000
 OFFSET_NR, OFFSET_ARCH = 0, 4               # of struct seccomp_data
 BLOCKED = {"ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "pidfd_getfd": 438}
+PTRACE = BLOCKED["ptrace"]
+OFFSET_ARG0 = 16                            # struct seccomp_data's args[0], its low 32 bits
+PTRACE_REFUSED = {"PTRACE_ATTACH": 16, "PTRACE_SEIZE": 0x4206}
 
 
 def program(blocked=tuple(BLOCKED.values())):
     """[(code, jt, jf, k)]: another architecture's call (i386) is refused,
-    an x32 call is refused, a blocked number is refused, the rest allowed."""
-    n = len(blocked)
-    prog = [(LD, 0, 0, OFFSET_ARCH), (JEQ, 0, n + 3, AUDIT_ARCH_X86_64), (LD, 0, 0, OFFSET_NR),
-            (JGE, n + 1, 0, X32_SYSCALL_BIT)]
-    prog += [(JEQ, n - i, 0, nr) for i, nr in enumerate(blocked)]
-    return prog + [(RET, 0, 0, ALLOW), (RET, 0, 0, EPERM)]
+    an x32 call is refused, a blocked number is refused (ptrace only for
+    the requests in PTRACE_REFUSED), the rest allowed."""
+    others = [nr for nr in blocked if nr != PTRACE]
+    refused = list(PTRACE_REFUSED.values()) if PTRACE in blocked else []
+    # the layout first, so that each jump's offset can be worked out
+    n_head = 4 + (1 if refused else 0) + len(others)    # up to the first RET ALLOW
+    ptrace_at = n_head + 1                               # the ptrace request's checks
+    eperm_at = ptrace_at + (1 + len(refused) + 1 if refused else 0)
+
+    def to(target, at):
+        return target - at - 1
+
+    prog = [(LD, 0, 0, OFFSET_ARCH), (JEQ, 0, to(eperm_at, 1), AUDIT_ARCH_X86_64), (LD, 0, 0, OFFSET_NR),
+            (JGE, to(eperm_at, 3), 0, X32_SYSCALL_BIT)]
+    if refused:
+        prog.append((JEQ, to(ptrace_at, len(prog)), 0, PTRACE))
+    prog += [(JEQ, to(eperm_at, len(prog) + i), 0, nr) for i, nr in enumerate(others)]
+    prog.append((RET, 0, 0, ALLOW))
+    if refused:
+        prog.append((LD, 0, 0, OFFSET_ARG0))
+        prog += [(JEQ, to(eperm_at, len(prog) + i), 0, req) for i, req in enumerate(refused)]
+        prog.append((RET, 0, 0, ALLOW))
+    prog.append((RET, 0, 0, EPERM))
+    assert len(prog) == eperm_at + 1
+    return prog
 
 
 def encode(prog):
