@@ -345,6 +345,8 @@ static void launch_ring(float *next, const float *in, const float *prev, const f
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     dim3 block(BX, BY);
     int gx = (dimx + BX - 1) / BX, gy = (dimy + BY - 1) / BY, planes = nz - 2 * R;
+    if (planes <= 0) /* no plane to write (and ring_chunk's chunk would be 0) */
+        return;
     if (chunk <= 0) {
         int dev, sms, per_sm;
         CUDA_CHECK(cudaGetDevice(&dev));
