@@ -52,16 +52,15 @@ static const char *find_sanitizer(void)
 }
 
 /* compute-sanitizer reads the program it starts, and starts it under
- * ptrace. The program it runs is the test program's build without the
- * hidden tests, beside it (test_labN_sanitizer, common/mk/lab.mk): the
- * grading sandbox keeps the test program itself execute-only (it holds the
- * hidden tests, and an unreadable program runs non-dumpable, so a test's
- * code cannot write the runner's memory through /proc), and leaves this one
- * readable (grading/sandbox.py's lock_down). Without it (a build from
- * before), the test program itself, where it is readable. Measured on 2
- * H200s, 2026-11-27: with the test program execute-only the tool said only
- * "Error launching target app."; with it readable, lab 3's tests passed in
- * the sandbox. */
+ * ptrace. The program it runs is the test program built again without the
+ * tests students do not see, beside it (test_labN_sanitizer,
+ * common/mk/lab.mk): grading keeps the test program itself unreadable (an
+ * unreadable program runs non-dumpable, so a test's code cannot write the
+ * runner's memory through /proc) and leaves this one readable. Without it
+ * (a build from before), the test program itself, where it is readable.
+ * Measured on 2 H200s, 2026-11-27: with the test program unreadable the
+ * tool said only "Error launching target app."; with it readable, lab 3's
+ * tests passed in the grading sandbox. */
 static int sanitizer_target(char *path, size_t len)
 {
     char self[4096];

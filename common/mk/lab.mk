@@ -196,9 +196,9 @@ $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
 	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 
 # A lab with compute-sanitizer tests (autograder/cuda/compute_sanitizer.h):
-# the test program again without the hidden tests, the one the tool runs.
-# It must be readable, and the grading sandbox keeps the test program itself
-# execute-only (it holds the hidden tests; grading/sandbox.py's lock_down).
+# the test program again without the tests students do not see: the one the
+# tool runs. The tool must read it, and grading keeps the test program
+# itself execute-only (this one it leaves readable).
 ifneq ($(filter $(COMPUTE_SANITIZER_SRCS),$(TEST_SRCS)),)
 SANITIZER_BIN := $(TEST_BIN)_sanitizer
 all: $(SANITIZER_BIN)
