@@ -74,7 +74,7 @@ mutant(R, f'{M}/gpu5_missing_syncthreads.patch',
   "requires: gpu",
   [(GPU, '        __syncthreads(); /* the whole tile is loaded */\n',
    '')],
-  caught_by=['gpu5_sizes', 'all_real_inputs', 'hidden_lopsided_shapes'])
+  caught_by=['gpu5_sizes', 'all_real_inputs', 'hidden_lopsided_shapes', 'gpu5_racecheck'])
 
 mutant(R, f'{M}/gpu5_partial_tile_unchecked.patch',
   "matmult_gpu5 loads the last, partial tile of A and B without bounds checks (the Guide's loads), so elements past the end of a row or of B enter the sums.\n"

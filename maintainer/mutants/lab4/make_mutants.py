@@ -98,6 +98,7 @@ mutant(R, f'{M}/gpu_norm_race.patch',
 
 mutant(R, f'{M}/nccl_answer_in_wrong_buffer.patch',
   "jacobi_nccl gathers the grid it would write next, not the one it wrote last: the answer is one sweep old.\n"
+  "hint: the answer left in the other buffer\n"
   "requires: gpu",
   [(NCCL, 'CUDA_CHECK(cudaMemcpy(local, src, bytes, cudaMemcpyDeviceToHost));',
    'CUDA_CHECK(cudaMemcpy(local, dst, bytes, cudaMemcpyDeviceToHost));')],
