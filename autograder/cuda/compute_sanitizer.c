@@ -308,8 +308,13 @@ static void inner_verdict(const char *output, const char *name, char *out, size_
     }
 }
 
-void ag_compute_sanitizer_test(const ag_sanitized_case *c)
+/* The body of every AG_SANITIZED test (a TTest of our own, as launch.c's:
+ * START_TEST's would be static). */
+static void run_sanitized(int _i)
 {
+    (void)_i;
+    const ag_sanitized_case *c = ag_test_arg();
+    ck_assert_msg(c != NULL, "test bug: a sanitizer test registered without its case (AG_SANITIZED)");
     if (getenv("AG_SANITIZER_INNER")) {
         c->small_case();
         return;
@@ -355,3 +360,6 @@ void ag_compute_sanitizer_test(const ag_sanitized_case *c)
         free(r.text);
     }
 }
+
+static const TTest sanitized = {"ag_sanitized", run_sanitized, __FILE__, __LINE__};
+const TTest *const ag_sanitized_test = &sanitized;

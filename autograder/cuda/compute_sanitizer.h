@@ -10,10 +10,9 @@
  *   static void gpu5_small(void) { ...the case, with the lab's checks... }
  *   static const ag_sanitized_case gpu5_sanitized = {"gpu5_sanitized",
  *       "memcheck racecheck synccheck", gpu5_small};
- *   ag_add(s, (ag_spec){AG_ROW(sanitized, gpu5_sanitized), .points = 1,
- *          .gpus = 1, .timeout = 300, .runs_here = ag_compute_sanitizer_here});
+ *   ag_add(s, (ag_spec){AG_SANITIZED(gpu5_sanitized), .points = 1});
  *
- * with START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }.
+ * (one GPU, 300 s, skipped where the tool cannot run: AG_SANITIZED below).
  * The test runs its own test binary again, `--only NAME` in one process
  * (CK_FORK=no), under each tool in turn; there the body sees
  * AG_SANITIZER_INNER and runs the case itself. It passes when every tool
@@ -24,6 +23,8 @@
 #ifndef KIT_GRADER_COMPUTE_SANITIZER_H
 #define KIT_GRADER_COMPUTE_SANITIZER_H
 
+#include <check.h>
+
 typedef struct {
     const char *name;  /* the test's registered name (its --only) */
     const char *tools; /* compute-sanitizer tools, space-separated */
@@ -33,8 +34,12 @@ typedef struct {
 /* runs_here: nonzero when compute-sanitizer is installed; else why not. */
 int ag_compute_sanitizer_here(char *why, int len);
 
-/* The test's body (above). */
-void ag_compute_sanitizer_test(const ag_sanitized_case *c);
+/* The one Check test that runs the case of ag_test_arg() (above), and the
+ * fields of its ag_spec but the points. */
+extern const TTest *const ag_sanitized_test;
+#define AG_SANITIZED(row)                                                                                    \
+    .test = ag_sanitized_test, .name = (row).name, .arg = &(row), .gpus = 1, .timeout = 300,                 \
+    .runs_here = ag_compute_sanitizer_here
 
 /* For its self-test: the first report of a compute-sanitizer output as the
  * message's first line, "FILE:LINE: WHAT" (FILE:LINE the report's first

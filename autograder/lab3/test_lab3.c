@@ -233,9 +233,6 @@ static void gpu5_small_case(void) { l3_check(l3_variant_named("matmult_gpu5"), s
 static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", kernels_small_case};
 static const ag_sanitized_case gpu5_racecheck = {"gpu5_racecheck", "racecheck synccheck", gpu5_small_case};
 
-START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
-END_TEST
-
 static void register_tests(ag_suite *s)
 {
     ag_add(s, (ag_spec){AG_ROW(geometry_covers_c, gpu2_geometry_covers_c), .points = 1});
@@ -252,10 +249,8 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = all_real_inputs, .points = 3, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = dev_entry_points, .points = 1, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){.test = failed_launch_is_reported, .points = 2, .gpus = 1, .timeout = 120});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu5_racecheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_memcheck), .points = 1});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu5_racecheck), .points = 1});
 }
 
 int main(int argc, char **argv)

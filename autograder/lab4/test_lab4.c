@@ -162,9 +162,6 @@ static void stages_small_case(void)
 static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", stages_small_case};
 static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", tolerance_runs};
 
-START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
-END_TEST
-
 /* The kit's split and gather with a CPU sweep and MPI halos: what the NCCL
  * stage is built on (uneven splits, one plane per rank). It runs the kit's
  * code only, so it is worth no points (every point needs the student's
@@ -222,10 +219,8 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_one_rank), .points = 1, .gpus = 1, .timeout = 400});
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_two_ranks), .points = 3, .gpus = 2, .timeout = 600});
     ag_add(s, (ag_spec){AG_LAUNCHES(nccl_three_and_four_ranks), .points = 3, .gpus = 4, .timeout = 600});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_memcheck), .points = 1});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_racecheck), .points = 1});
 }
 
 int main(int argc, char **argv)

@@ -98,9 +98,6 @@ static void kernel_small_case(void)
 static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", kernel_small_case};
 static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", kernel_small_case};
 
-START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
-END_TEST
-
 /* next == prev (the pipeline's d_output) gives what separate arrays give. */
 START_TEST(stencil_aliasing)
 {
@@ -292,10 +289,8 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_ROW(region_composition, gpu_composition), .points = 2, .gpus = 1, .timeout = 60});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_e2e), .points = 3, .gpus = 1, .timeout = 400});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_gpus), .points = 1, .gpus = 2, .timeout = 200});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_memcheck), .points = 1});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_racecheck), .points = 1});
 }
 
 int main(int argc, char **argv)

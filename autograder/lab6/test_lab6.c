@@ -513,9 +513,6 @@ static void pack_unpack_small_case(void) { check_gpu_pack_unpack(&sanitized_case
 
 static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", pack_unpack_small_case};
 
-START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
-END_TEST
-
 START_TEST(gpu_coresidency_guard)
 {
     ck_assert_msg(halo_cuda_init(0) == 0, "halo_cuda_init(0) failed");
@@ -583,8 +580,7 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_baseline), .points = 2, .gpus = 1, .timeout = 250});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_taskqueue_self), .points = 3, .gpus = 1, .timeout = 370});
     ag_add(s, (ag_spec){AG_LAUNCHES(gpu_two_ranks), .points = 3, .gpus = 2, .timeout = 490});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_memcheck), .points = 1});
 }
 
 int main(int argc, char **argv)

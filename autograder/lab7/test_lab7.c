@@ -748,9 +748,6 @@ static void transforms_small_case(void) { gpu_transforms_vs_definition(37, 35, 3
 static const ag_sanitized_case gpu_memcheck = {"gpu_memcheck", "memcheck", solves_small_case};
 static const ag_sanitized_case gpu_racecheck = {"gpu_racecheck", "racecheck synccheck", transforms_small_case};
 
-START_TEST(sanitized) { ag_compute_sanitizer_test(ag_test_arg()); }
-END_TEST
-
 /* fp_solve_nccl against fp_solve_cuda (and the CPU) under mpirun, one rank
  * per GPU; on one GPU the 1 x 1 grid still runs every stage. */
 START_TEST(nccl_one_rank)
@@ -796,10 +793,8 @@ static void register_tests(ag_suite *s)
     ag_add(s, (ag_spec){.test = gpu_eigenmodes_and_order, .points = 3, .gpus = 1, .timeout = 120});
     ag_add(s, (ag_spec){.test = nccl_one_rank, .points = 1, .gpus = 1, .timeout = 180});
     ag_add(s, (ag_spec){.test = nccl_two_ranks, .points = 3, .gpus = 2, .timeout = 240});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_memcheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
-    ag_add(s, (ag_spec){AG_ROW(sanitized, gpu_racecheck), .points = 1, .gpus = 1, .timeout = 300,
-                        .runs_here = ag_compute_sanitizer_here});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_memcheck), .points = 1});
+    ag_add(s, (ag_spec){AG_SANITIZED(gpu_racecheck), .points = 1});
 }
 
 int main(int argc, char **argv)
