@@ -49,8 +49,9 @@
  * schedule, and the failing run's message. How many seeds: with
  * AG_CHAOS_KEY=K (grading: instructor/grading/chaos_key.py, the files'
  * digest with the grading folder's secret), the conf's count, each a
- * function of K and the test's name (a regrade draws the same); without (make check), one fresh seed from getrandom per test
- * and run; AG_CHAOS_RUNS=N sets the count in either case. AG_CHAOS_REPLAY=N
+ * function of K and the test's name (a regrade draws the same); without
+ * (make check), one fresh seed from getrandom per test and run;
+ * AG_CHAOS_RUNS=N sets the count in either case. AG_CHAOS_REPLAY=N
  * (make check CHAOS_SEED=N): those tests run under seed N only, and a
  * failure runs once more quietly to say whether that passes.
  * AG_HANG_BUDGET=S (make check sets 60; grading never): once tests that do

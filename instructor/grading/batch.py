@@ -18,7 +18,7 @@ import time
 from callrules import calls
 from . import current, perf, perf_feedback, perf_rounds, records, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
-from .chaos_key import chaos_key
+from .chaos_key import chaos_key, term_secret
 from .classpage import write_class_page
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
@@ -44,6 +44,10 @@ class Grader:
         self.perf_reuse = perf_rounds.Reuse()  # identical files are timed once a run
         # A call the lab's own code makes is no finding in a student's.
         self.baseline = [os.path.join(KIT, top, lab.name) for top in ("labs", "reference")]
+        # The chaos seeds' secret (chaos_key.py), read once: a --prepared
+        # folder's where there is one (Gradescope grades each run into a fresh
+        # OUT, from one prepared image), else OUT's.
+        self.chaos_secret = term_secret(getattr(args, "prepared", None) or out)
 
     def grade(self, sid, src):
         if Running.stopping.is_set():
@@ -128,10 +132,7 @@ class Grader:
                # The chaos seeds (autograder/runner/runner.h): a function of the
                # files' contents, the test and the grading folder's secret, so a
                # regrade draws the same ones and a student cannot know them.
-               # (the secret of a --prepared folder where there is one: Gradescope
-               # grades each run into a fresh OUT, from one prepared image)
-               "AG_CHAOS_KEY": chaos_key(getattr(self.args, "prepared", None) or self.out,
-                                         current.tree_digest(srcdir))}
+               "AG_CHAOS_KEY": chaos_key(self.chaos_secret, current.tree_digest(srcdir))}
         # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
         for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
             if var in os.environ:

@@ -40,6 +40,7 @@ def term_secret(out):
     return text
 
 
-def chaos_key(out, files_digest):
-    """The AG_CHAOS_KEY of a submission whose files have files_digest."""
-    return hashlib.sha256(f"{term_secret(out)}:{files_digest}".encode()).hexdigest()[:16]
+def chaos_key(secret, files_digest):
+    """The AG_CHAOS_KEY of a submission whose files have files_digest, under
+    the grading folder's secret (term_secret)."""
+    return hashlib.sha256(f"{secret}:{files_digest}".encode()).hexdigest()[:16]

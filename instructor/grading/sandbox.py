@@ -93,9 +93,9 @@ class Stopped(BaseException):
     must not turn it into a record either.)"""
 
 
-# A process's address space in the sandbox (instructor/sandbox/run's --mem).
-# the program compute-sanitizer runs (lock_down leaves it readable)
+# The program compute-sanitizer runs (lock_down leaves it readable).
 SANITIZER_PROGRAM = re.compile(r"test_lab\d+_sanitizer")
+# A process's address space in the sandbox (instructor/sandbox/run's --mem).
 MEM_MB = 4096
 # What AddressSanitizer reserves at start-up on x86_64 whatever the program
 # does (its shadow memory and its allocator's region, never touched as a
