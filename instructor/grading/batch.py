@@ -245,13 +245,17 @@ def grade_here(args, out, subs, work=None):
     the sandbox; returns how many were graded now (not already). work: the
     scratch folder (the kit copy, the reference, the work folders), by
     default OUT/.grader."""
+    # The uids first: the probe runs as this run's first uid, since another
+    # grading run's processes count against the process limit of the uid it
+    # holds (a probe as uid 60000 beside a run holding 60000 failed so: bwrap's
+    # "Creating new namespace failed: Resource temporarily unavailable").
+    args.first_uid, args.uid_lock = claim_uids()  # held until this process ends
     if args.sandbox == "required":
-        probe = subprocess.run([SANDBOX, "--probe"], capture_output=True, text=True)
+        probe = subprocess.run([SANDBOX, "--probe", "--uid", str(args.first_uid)], capture_output=True, text=True)
         if probe.returncode != 0:
             sys.exit(probe.stderr.strip() + "\ngrade: refusing to run student code without the sandbox "
                      "(--sandbox off runs it unconfined: only for code you trust)")
         print(probe.stdout.strip(), file=sys.stderr)
-    args.first_uid, args.uid_lock = claim_uids()  # held until this process ends
     if os.geteuid() == 0:
         print(f"grade: sandbox uids {args.first_uid}-{args.first_uid + args.jobs - 1} (this run's own)",
               file=sys.stderr)
