@@ -7,7 +7,8 @@ import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # (KIT_IMAGE: the course's image, autograder/sched/in_image's)
-DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": "", "KIT_IMAGE": ""}
+DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": "", "STANDING_SLOWER": "2",
+            "KIT_IMAGE": ""}
 
 
 def conf_path():
@@ -35,6 +36,11 @@ def settings(path=None):
     for key in ("STANDING_TOP", "STANDING_AHEAD"):
         if not out[key].isdigit():
             raise SystemExit(f"{path}: {key} must be a whole number, not '{out[key]}'")
+    try:
+        if not float(out["STANDING_SLOWER"]) > 1.0:
+            raise ValueError
+    except ValueError:
+        raise SystemExit(f"{path}: STANDING_SLOWER must be a number above 1, not '{out['STANDING_SLOWER']}'") from None
     return out
 
 

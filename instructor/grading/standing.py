@@ -12,8 +12,8 @@ from standing.board import ADVISORY, figures_text
 
 # The grader's time over the record's, on the same host model and
 # arguments, each beside the library's time of its own run, that is "far
-# below" (a loaded host's noise stays well under it).
-SLOWER = 2.0
+# below": course.conf's STANDING_SLOWER (2 by default; a loaded host's noise
+# stays well under it).
 
 
 def best_of(found, sid):
@@ -30,6 +30,7 @@ def this_host():
 def review_note(lab_num, student_files, sid, srcdir, tests, conf=None, host=None):
     """'' or why sid's best record is not reproduced by the graded files in
     srcdir (their tests: the grader's perf entries carry its figures)."""
+    conf = conf or course.settings()
     spool = course.spool(conf)
     if not spool:
         return ""
@@ -53,7 +54,7 @@ def review_note(lab_num, student_files, sid, srcdir, tests, conf=None, host=None
             basis = f"{mine.get('bound_name', 'the library')}'s time in each run"
         else:
             ratio, basis = mine["student_seconds"] / fig["seconds"], "seconds"
-        if ratio > SLOWER:
+        if ratio > float(conf["STANDING_SLOWER"]):
             return (f"{said}: the same code took {mine['student_seconds']:.4g} s for {name} here, "
                     f"{ratio:.1f} x the recorded time (beside {basis})")
     return ""

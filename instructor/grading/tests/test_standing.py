@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 from grading import standing
-from standing import board, records
+from standing import board, course, records
 
 
 def record(student, seconds, passed=True, code="c" * 64, device="CPU X", when="2026-11-27T10:00:00Z", nick=""):
@@ -63,7 +63,7 @@ class Review(unittest.TestCase):
         with open(os.path.join(self.src, "m.c"), "w") as f:
             f.write("int f(void) { return 1; }\n")
         self.code = records.code_hash(records.folder_files(self.src, ["m.c"]))
-        self.conf = {"STANDING_SPOOL": self.spool, "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": ""}
+        self.conf = dict(course.DEFAULTS, STANDING_SPOOL=self.spool)
 
     def tearDown(self):
         self.dir.cleanup()
@@ -85,10 +85,39 @@ class Review(unittest.TestCase):
         # a host three times as busy: the library slowed as much, no flag
         self.assertEqual(self.note(3.0, grader_bound_seconds=3.0), "")
 
+    def test_the_course_sets_how_much_slower_is_flagged(self):
+        records.write(self.spool, record("a", 1.0, code=self.code))
+        self.conf["STANDING_SLOWER"] = "4"
+        self.assertEqual(self.note(3.0), "")
+        self.assertIn("5.0 x the recorded time", self.note(5.0))
+
     def test_no_spool_or_no_record_says_nothing(self):
         self.assertEqual(self.note(9.0), "")
         self.conf["STANDING_SPOOL"] = ""
         self.assertEqual(self.note(9.0), "")
+
+
+class CourseSettings(unittest.TestCase):
+    """course.conf's values are checked where they are read: a typo stops
+    grading with the line, not a flag that never or always fires."""
+
+    def settings_of(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+            f.write(text)
+        try:
+            return course.settings(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_standing_slower_is_read_and_defaults_to_2(self):
+        self.assertEqual(self.settings_of("STANDING_SLOWER=3.5\n")["STANDING_SLOWER"], "3.5")
+        self.assertEqual(self.settings_of("")["STANDING_SLOWER"], "2")
+
+    def test_a_standing_slower_not_above_1_is_refused(self):
+        for bad in ("1", "0.5", "fast", ""):
+            with self.assertRaises(SystemExit) as e:
+                self.settings_of(f"STANDING_SLOWER={bad}\n")
+            self.assertIn("STANDING_SLOWER must be a number above 1", str(e.exception))
 
 
 if __name__ == "__main__":
