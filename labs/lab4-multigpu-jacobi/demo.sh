@@ -30,7 +30,8 @@ N=512 sweeps=100 repeats=3
 
 # solve P: lab4_bench nccl on P ranks, traced into DEMO_OUT/trace-P;
 # prints "P seconds_per_sweep nccl_share" (the share of kernel time in
-# kernels whose name has "nccl"), or fails the demo
+# NCCL's own kernels, ncclDevKernel_* or ncclKernel_* (mangled or not): a kernel
+# of the student's named nccl_sweep is the sweep's), or fails the demo
 solve() {
     local p=$1 out
     if ! out=$(demo_traced "$DEMO_OUT/trace-$p" "$p" "$DEMO_BIN/lab4_bench" nccl "$N" "$sweeps" "$repeats" 2>&1) ||
@@ -39,7 +40,7 @@ solve() {
         echo "make $DEMO_VERB LAB=4: lab4_bench nccl on $p GPU(s) failed or its check found a wrong result: no picture" >&2
         exit 1
     fi
-    share=$(cat "$DEMO_OUT/trace-$p"/rank*/trace.*.csv | awk -F, '$1 == "kernel" { t = $3 - $2; all += t; if (tolower($4) ~ /nccl/) nccl += t }
+    share=$(cat "$DEMO_OUT/trace-$p"/rank*/trace.*.csv | awk -F, '$1 == "kernel" { t = $3 - $2; all += t; if ($4 ~ /nccl(Dev)?Kernel/) nccl += t }
         END { printf "%.4f", (all > 0 ? nccl / all : 0) }')
     awk -v p="$p" -v s="$share" '$1 == "solve" { printf "%d %.6f %s\n", p, $6 / $5, s }' <<<"$out"
 }
