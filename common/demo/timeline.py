@@ -5,7 +5,7 @@ and several windows of the run (panels) one above the other on the same
 scale, so that two forms of one program can be compared at a glance:
 
     timeline.py DIR OUT.png --title TEXT --panel LABEL=WINDOW [--panel ...]
-                [--name RANK=TEXT ...]
+                [--name RANK=TEXT ...] [--list-rows]
 
 DIR holds one folder a rank, rankR/, each with the kit's tracer's file
 (common/trace/cuda_mpi_trace.c: trace.PID.csv, kernels, copies and MPI
@@ -62,31 +62,35 @@ def load(folder):
 
 
 def window(ranks, spec):
+    """(t0, t1, own): the panel's span, and each rank's own window inside it
+    ({rank: (start, end)}: a run's window differs from rank to rank, and a
+    rank's events outside its own belong to another run)."""
     first = min(r[0][0] for r in ranks.values())
     last = max(max(e for _, e, *_ in rows) for rows in ranks.values())
     if spec == "all":
-        return first, last
+        return first, last, {rank: (first, last) for rank in ranks}
     if spec.startswith("tail:"):
-        return max(first, last - float(spec[5:]) * 1e6), last
+        t0 = max(first, last - float(spec[5:]) * 1e6)
+        return t0, last, {rank: (t0, last) for rank in ranks}
     if spec.startswith("run:"):
         k = int(spec[4:])
-        starts, ends = [], []
+        own = {}
         for rank, rows in ranks.items():
             marks = [(s, e) for s, e, kind, name, _ in rows if name == "MPI_Allreduce"]
             j = k if k >= 0 else len(marks) + k
             if not 0 <= j < len(marks):
                 sys.exit(f"timeline.py: rank {rank} ran {len(marks)} run(s) (MPI_Allreduce), no run {k}")
-            starts.append(rows[0][0] if j == 0 else marks[j - 1][1])
-            ends.append(marks[j][0])
-        t0, t1 = min(starts), max(ends)
+            own[rank] = (rows[0][0] if j == 0 else marks[j - 1][1], marks[j][0])
+        t0, t1 = min(s for s, _ in own.values()), max(e for _, e in own.values())
         # A run starts by handing out its data; the lesson is in the steps:
         # where the run has kernels, its panel starts just before the first.
         # Likewise it ends by gathering the answer: the panel ends just after
         # the last kernel.
-        kernels = [(s, e) for rows in ranks.values() for s, e, kind, *_ in rows if kind == "kernel" and t0 <= s < t1]
-        if not kernels:
-            return t0, t1
-        return max(t0, min(s for s, _ in kernels) - 200_000), min(t1, max(e for _, e in kernels) + 200_000)
+        kernels = [(s, e) for rank, rows in ranks.items() for s, e, kind, *_ in rows
+                   if kind == "kernel" and own[rank][0] <= s < own[rank][1]]
+        if kernels:
+            t0, t1 = max(t0, min(s for s, _ in kernels) - 200_000), min(t1, max(e for _, e in kernels) + 200_000)
+        return t0, t1, {rank: (max(s, t0), min(e, t1)) for rank, (s, e) in own.items()}
     sys.exit(f"timeline.py: unknown window '{spec}' (run:K, tail:MS or all)")
 
 
@@ -97,6 +101,7 @@ def main():
     p.add_argument("--title", required=True)
     p.add_argument("--panel", action="append", required=True, help="LABEL=WINDOW")
     p.add_argument("--name", action="append", default=[], help="RANK=TEXT")
+    p.add_argument("--list-rows", action="store_true", help="also print each panel's rows, a line each")
     a = p.parse_args()
     ranks = load(a.dir)
     if not ranks:
@@ -105,13 +110,15 @@ def main():
     windows = [window(ranks, spec.partition("=")[2]) for spec in a.panel]
 
     # Each panel's rows: per rank its MPI calls, then each stream it used
-    # inside the panel's window (a stream used only to hand out the data, or
-    # by another panel's run, is no row: empty rows would hide the overlap
-    # the picture is for).
-    def panel_rows(t0, t1):
+    # inside its own window (a stream used only to hand out the data, or by
+    # another panel's run, is no row: empty rows would hide the overlap the
+    # picture is for; and the end of another rank's previous run, which the
+    # panel's span can reach, is not this run's).
+    def panel_rows(own):
         rows = []
         for rank in sorted(ranks):
             rows.append((rank, None))
+            t0, t1 = own[rank]
             used = {st for s, e, kind, _, st in ranks[rank] if kind != "mpi" and min(e, t1) > max(s, t0)}
             rows += [(rank, st) for st in sorted(used, key=lambda x: int(x or 0))]
         return rows
@@ -120,8 +127,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="timeline.")
     for n, spec in enumerate(a.panel):
         label = spec.partition("=")[0]
-        t0, t1 = windows[n]
-        rows = panel_rows(t0, t1)
+        t0, t1, own = windows[n]
+        rows = panel_rows(own)
         index = {r: i for i, r in enumerate(reversed(rows))}
         ytics = ", ".join(f'"{names.get(rank, "rank %d" % rank)} {"MPI" if st is None else "stream " + st}" {index[(rank, st)]}'
                           for rank, st in rows)
@@ -129,8 +136,9 @@ def main():
         path = os.path.join(tmp, f"panel{n}.dat")
         with open(path, "w") as out:
             for rank, evs in ranks.items():
+                lo, hi = own[rank]
                 for s, e, kind, name, st in evs:
-                    s, e = max(s, t0), min(e, t1)
+                    s, e = max(s, lo), min(e, hi)
                     if e <= s or name in ("MPI_Allreduce", "MPI_Bcast"):
                         continue
                     cat = category(kind, name)
@@ -145,18 +153,23 @@ def main():
         panels.append((label, path, length, len(rows), ytics))
         print(f"{label}: {length:.3f} ms; busy, all ranks together: " +
               ", ".join(f"{c} {v / 1e6:.3f} ms" for c, v in sorted(busy.items())) if busy else f"{label}: {length:.3f} ms, no events")
+        if a.list_rows:
+            for rank, st in rows:
+                print(f"{label} row: {names.get(rank, 'rank %d' % rank)} {'MPI' if st is None else 'stream ' + st}")
 
     legend = ", ".join(f'NaN with boxes fs solid lc rgb "{c}" title "{k}"' for k, c in COLOURS.items() if k in seen)
-    # each panel's height in pixels: its title, axis and rows; the last
-    # also holds the legend
-    pixels = [150 + 50 * n_rows + (60 if i == len(panels) - 1 else 0) for i, (*_, n_rows, _) in enumerate(panels)]
-    title_px = 70
-    height = title_px + sum(pixels)
+    # each panel's height in pixels: its title, axis and rows; below the
+    # last, a strip of its own for the legend (a key "below" a panel of a
+    # multiplot overlapped the panel's axis label)
+    pixels = [150 + 50 * n_rows for *_, n_rows, _ in panels]
+    title_px, legend_px = 70, 60
+    height = title_px + sum(pixels) + legend_px
     gp = [f'set terminal pngcairo size 1600,{height} font "sans,18" noenhanced',
           f'set output "{a.out}"',
           f'set multiplot title "{a.title}"',
           f"set xrange [0:{longest * 1.01:.6f}]", "set grid xtics", "set style fill solid 1.0 noborder",
-          'set xlabel "ms from the start of the window"', "set key below horizontal"]
+          'set xlabel "ms from the start of the window"',
+          f"set key at screen 0.5,{legend_px / 2 / height:.4f} center center horizontal maxrows 1 samplen 2"]
     top = 1.0 - title_px / height
     for i, (label, path, length, n_rows, ytics) in enumerate(panels):
         size = pixels[i] / height

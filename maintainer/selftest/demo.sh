@@ -56,6 +56,19 @@ while pos < len(data):
 print(len(set(zlib.decompress(idat))))' "$1" 2>/dev/null || echo 0
 }
 
+# The timeline's panels from a made-up trace of two runs (no GPU needed):
+# each panel has the rows of its own run, and a rank's events outside its
+# own run's window are not drawn, though another rank's window reaches them.
+python3 maintainer/selftest/timeline_trace.py "$OUT/timeline-trace" &&
+    python3 common/demo/timeline.py "$OUT/timeline-trace" "$OUT/timeline-trace.png" --title "two runs" \
+        --panel "serialized=run:0" --panel "overlapped=run:1" --list-rows >"$OUT/timeline-trace.txt" 2>&1
+rows=$(grep '^overlapped row: ' "$OUT/timeline-trace.txt" | sed 's/^overlapped row: //' | paste -sd, -)
+want="rank 0 MPI,rank 0 stream 20,rank 0 stream 21,rank 1 MPI,rank 1 stream 20,rank 1 stream 21"
+[ "$rows" = "$want" ] && grep -q '^overlapped: 4.692 ms; .* kernel 9.200 ms$' "$OUT/timeline-trace.txt" &&
+    is_png "$OUT/timeline-trace.png" && [ "$(drawn "$OUT/timeline-trace.png")" -gt 3 ] &&
+    pass "timeline.py: a run's panel has its own streams' rows and none of the run before (rank 1 starts 3 us late)" ||
+    fail "timeline.py on a made-up trace of two runs: the second panel's rows were '$rows', not '$want' (see $OUT/timeline-trace.txt)"
+
 for lab in 1 2 5 6 7; do
     name=$(basename labs/lab"$lab"-*)
     log=$OUT/demo-lab$lab.log
