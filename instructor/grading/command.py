@@ -117,9 +117,9 @@ def no_submissions(folder, lab):
 
 def has_gpu_tests(lab):
     """Does lab N's suite hold a test that needs a GPU? Its test program
-    says (--list, the tests' registrations: slurm.gpus_wanted, which builds
-    it if missing), before any submission is prepared, so that a grading
-    that will be refused is refused at once."""
+    says (--list, the tests' registrations: slurm.gpus_wanted, which
+    builds it up to date), before any submission is prepared, so that a
+    grading that will be refused is refused at once."""
     return slurm.gpus_wanted(lab) > 0
 
 

@@ -40,10 +40,23 @@ SQUEUE_FAILURES = 24        # looks in a row that fail before the command stops 
 
 def gpus_wanted(lab, build=None):
     """The most GPUs one test of lab N asks for, as its test program lists
-    them (autograder/sched/gpus, which builds it if missing; the tests'
-    registrations are the one place the kit states it). Each task asks for
-    that many (--gres=gpu:N), or a test that needs them would be skipped,
-    not passed. build: the lab's build folder (default build/labN)."""
+    them (autograder/sched/gpus; the tests' registrations are the one place
+    the kit states it). Each task asks for that many (--gres=gpu:N), or a
+    test that needs them would be skipped, not passed. build: a built lab's
+    folder to ask; by default grading's own, build/grade/gpus/labN, brought
+    up to date first (the instructor's build/labN may predate the kit's
+    tests, or hold a student's files)."""
+    if build is None:
+        build = os.path.join(KIT, "build", "grade", "gpus", f"lab{lab}")
+        os.makedirs(os.path.dirname(build), exist_ok=True)
+        made = subprocess.run(["make", "--no-print-directory", "-s", "-f", "common/mk/lab.mk", f"LAB={lab}",
+                               f"BUILD={build}", "all"],
+                              cwd=KIT, capture_output=True, text=True)
+        if made.returncode != 0:
+            with open(build + ".log", "w") as f:
+                f.write(made.stdout + made.stderr)
+            sys.exit(f"grade: lab {lab}'s test program does not build from labs/ (see {build}.log): "
+                     "the GPUs its tests need are unknown")
     run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab)] + ([build] if build else []),
                          capture_output=True, text=True)
     if run.returncode != 0:

@@ -121,14 +121,16 @@ for impl in reference skeleton; do
     reference) want_rc=0 want_score="${score#*/}/${score#*/}" ;;
     skeleton) want_rc=nonzero want_score="0/${score#*/}" ;;
     esac
-    if ! grep -q '^in the image: kit image: ' "$OUT/$impl-check.log"; then
-        fail "image: lab 1's $impl check did not say it ran in the image (see $OUT/$impl-check.log)"
+    said=$(grep -c '^in the image: kit image: ' "$OUT/$impl-check.log")
+    if [ "$said" != 1 ]; then
+        # once: the job says it; the GPU count's probe before it is --quiet
+        fail "image: lab 1's $impl check said $said times that it ran in the image, not once (see $OUT/$impl-check.log)"
     elif [ -z "$score" ] || [ "$score" != "$want_score" ] || { [ "$want_rc" = 0 ] && [ "$rc" != 0 ]; } || { [ "$want_rc" = nonzero ] && [ "$rc" = 0 ]; }; then
         fail "image: lab 1's $impl in the image scored ${score:-nothing} (status $rc), not $want_score (see $OUT/$impl-check.log)"
     elif [ "$(report "$OUT/$impl-check.log")" != "$(report "$OUT/$impl-host.log")" ] || [ "$rc" != "$host_rc" ]; then
         fail "image: lab 1's $impl: the image's report (status $rc) differs from the host's (status $host_rc): see $OUT/$impl-check.log and $OUT/$impl-host.log"
     else
-        pass "image: make check SCHED=slurm with KIT_IMAGE: lab 1's $impl scores $score in the image (status $rc), as on the host"
+        pass "image: make check SCHED=slurm with KIT_IMAGE: lab 1's $impl scores $score in the image (status $rc), as on the host, and says so once"
     fi
 done
 [ -s "$OUT/reference-check.log" ] && sed -n '/^in the image:/,$p' "$OUT/reference-check.log" | grep -E '^(in the image|lab 1|score|[0-9]+%)'
