@@ -119,12 +119,12 @@ static double scaled_eigenvalue(const fp_grid *g, int a, int k)
     return fp_eigenvalue(g->bc[a], k, g->n[a]) / (h * h);
 }
 
-/* Cells a thread of the z stage gets at least: about 60 us of Thomas on
- * one core (2 ns a cell, measured on the kit's build machine), ten times
- * what waking a sleeping thread costs. A small grid on a big host would
- * otherwise wake 64 threads for a few microseconds of work each, and the
- * wake-ups, not the work, would be the stage's time (1.39 x FFTW alone at
- * N = 64 on 64 cores, against 1.13 x on 16): the same reason FFTW's own
+/* Cells a thread of the z stage gets at least: about 40 us of Thomas on one
+ * core (1.2 ns a cell on the kit's build machine, 64 lines a task), several
+ * times what waking a sleeping thread costs. A small grid on a big host
+ * would otherwise wake 64 threads for a few microseconds of work each, and
+ * the wake-ups, not the work, would be the stage's time (1.39 x FFTW alone
+ * at N = 64 on 64 cores, against 1.13 x on 16): the same reason FFTW's own
  * planner runs a small transform on fewer threads than it is given. */
 enum { Z_CELLS_A_THREAD = 1 << 15 };
 
