@@ -114,6 +114,9 @@ def main():
     # another panel's run, is no row: empty rows would hide the overlap the
     # picture is for; and the end of another rank's previous run, which the
     # panel's span can reach, is not this run's).
+    def row_label(rank, st):
+        return f'{names.get(rank, "rank %d" % rank)} {"MPI" if st is None else "stream " + st}'
+
     def panel_rows(own):
         rows = []
         for rank in sorted(ranks):
@@ -130,8 +133,7 @@ def main():
         t0, t1, own = windows[n]
         rows = panel_rows(own)
         index = {r: i for i, r in enumerate(reversed(rows))}
-        ytics = ", ".join(f'"{names.get(rank, "rank %d" % rank)} {"MPI" if st is None else "stream " + st}" {index[(rank, st)]}'
-                          for rank, st in rows)
+        ytics = ", ".join(f'"{row_label(rank, st)}" {index[(rank, st)]}' for rank, st in rows)
         busy = {}
         path = os.path.join(tmp, f"panel{n}.dat")
         with open(path, "w") as out:
@@ -155,7 +157,7 @@ def main():
               ", ".join(f"{c} {v / 1e6:.3f} ms" for c, v in sorted(busy.items())) if busy else f"{label}: {length:.3f} ms, no events")
         if a.list_rows:
             for rank, st in rows:
-                print(f"{label} row: {names.get(rank, 'rank %d' % rank)} {'MPI' if st is None else 'stream ' + st}")
+                print(f"{label} row: {row_label(rank, st)}")
 
     legend = ", ".join(f'NaN with boxes fs solid lc rgb "{c}" title "{k}"' for k, c in COLOURS.items() if k in seen)
     # each panel's height in pixels: its title, axis and rows; below the

@@ -192,8 +192,10 @@ $(BUILD)/$(1): $(call san_objs,$(STUDENT_OBJS)) $(call kit_obj,$($(1)_SRCS)) $(S
 endef
 $(foreach p,$(TEST_PROGRAMS),$(eval $(call test_program_rule,$(p))))
 
+# The link of a test program (the one below, and the sanitizer's after it).
+link_test = $(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
 $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
-	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+	$(link_test)
 
 # A lab with compute-sanitizer tests (autograder/cuda/compute_sanitizer.h):
 # the test program again without the tests students do not see: the one the
@@ -203,7 +205,7 @@ ifneq ($(filter $(COMPUTE_SANITIZER_SRCS),$(TEST_SRCS)),)
 SANITIZER_BIN := $(TEST_BIN)_sanitizer
 all: $(SANITIZER_BIN)
 $(SANITIZER_BIN): $(TEST_STUDENT_OBJS) $(filter-out %/hidden_lab$(LAB).o,$(TEST_OBJS)) $(GRADER_OBJS) $(COMMON_LIB)
-	$(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
+	$(link_test)
 endif
 
 define driver_rule

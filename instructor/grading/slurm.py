@@ -57,7 +57,7 @@ def gpus_wanted(lab, build=None):
                 f.write(made.stdout + made.stderr)
             sys.exit(f"grade: lab {lab}'s test program does not build from labs/ (see {build}.log): "
                      "the GPUs its tests need are unknown")
-    run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab)] + ([build] if build else []),
+    run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab), build],
                          capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"grade: --slurm: the GPUs of lab {lab}'s tests are unknown: {run.stderr.strip()}")

@@ -15,9 +15,8 @@ def steps(t, serial, streams):
     """(rows, end): 20 steps of a boundary kernel, its halo copied out,
     sent, copied in, and an interior kernel: one after another (serial) or
     the interior beside the exchange."""
-    rows = []
+    rows, (b, i) = [], streams
     for _ in range(20):
-        b, i = streams
         if serial:
             rows += [("kernel", t, t + 30_000, "_Z8boundaryv", b), ("memcpy", t + 31_000, t + 41_000, "DtoH", b),
                      ("mpi", t + 42_000, t + 47_000, "MPI_Isend", ""), ("mpi", t + 47_000, t + 82_000, "MPI_Waitall", ""),
