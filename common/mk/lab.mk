@@ -18,6 +18,8 @@
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
 #   EXTRA_TARGETS   more files `all` must build (with rules of their own:
 #                   an offload probe)
+#   SANDBOX_RANKS, SANDBOX_THREADS, SANDBOX_MEM_MB  what the grading sandbox
+#                   must allow the lab's largest test (defaults below)
 #   and the lab's own `bench` and `demo` targets.
 # Its tests' autograder/labN/tests.mk (where the tests need more than the
 # test binary), included after it, sets:
@@ -52,6 +54,12 @@ LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
 include $(LAB_DIR)/lab.mk
+# The grading sandbox's size (instructor/grading/sandbox.py, Limits): the
+# most processes one test runs at once (MPI ranks), the OpenMP threads each
+# may start, the address space of one process. A lab's lab.mk states its own.
+SANDBOX_RANKS   ?= 1
+SANDBOX_THREADS ?= 32
+SANDBOX_MEM_MB  ?= 4096
 include autograder/mpi_checker/checker.mk
 -include $(TEST_DIR)/tests.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)

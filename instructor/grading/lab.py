@@ -14,6 +14,7 @@ from . import student_copy
 from callrules.elf import ObjectFile
 from .perf import perf_config
 from .repeat import read_conf as read_repeat
+from .sandbox import Limits
 from .util import KIT, make_var, run_capture
 
 
@@ -34,6 +35,7 @@ class Lab:
         self.student_files = make_var(num, "STUDENT_FILES").split()
         # its test program is built with the sanitizers (common/mk/lab.mk)
         self.sanitized = bool(make_var(num, "SANITIZE").strip())
+        self.limits = Limits(*(int(make_var(num, v)) for v in ("SANDBOX_RANKS", "SANDBOX_THREADS", "SANDBOX_MEM_MB")))
         self.kit_build = f"build/kit/lab{num}"
         self.work = work or scratch_folder(out, num)
         self.view = os.path.join(self.work, "kit")
