@@ -21,9 +21,13 @@ CACHE = os.path.join(KIT, "build", "grade", "reference-check")
 
 
 def host_key(lab, args, gpus):
-    """What the verdict depends on: the kit's lab (its tests, reference and
-    given code), the host, its GPUs, how the sandbox runs."""
-    what = [lab.digest(), socket.gethostname(), platform.processor(), str(os.cpu_count()), str(gpus),
+    """What the verdict depends on: the grader and the runner, the kit's lab
+    (its tests, reference and given code), the host, its GPUs, how the
+    sandbox runs."""
+    grader = [current.tree_digest(os.path.join(KIT, d)) for d in
+              ("instructor/grading", "instructor/sandbox", "autograder/runner", "autograder/mpi_checker",
+               "autograder/cuda")]
+    what = grader + [lab.digest(), socket.gethostname(), platform.processor(), str(os.cpu_count()), str(gpus),
             os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc),
             str(getattr(args, "cpu_only", False))]
     return hashlib.sha256("\n".join(what).encode()).hexdigest()[:16]
