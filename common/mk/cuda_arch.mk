@@ -72,4 +72,4 @@ CUDA_BUILT := $(strip $(CUDA_SM) $(if $(CUDA_SM),+ )PTX $(CUDA_PTX))
 
 # The self-test builds every lab many times: one architecture there (the
 # GPU seen, else the newest of the course's list); maintainer/selftest/run.
-CUDA_ARCH_SELFTEST := $(or $(CUDA_ARCH_SEEN),sm_$(call cuda_newest,$(call cuda_nums,$(filter sm_%,$(GPU_ARCHS)))))
+CUDA_ARCH_SELFTEST = $(or $(CUDA_ARCH_SEEN),sm_$(call cuda_newest,$(call cuda_nums,$(filter sm_%,$(GPU_ARCHS)))))
