@@ -116,7 +116,7 @@ class Grader:
         kit, sub = self.sandbox.paths(work)
         binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
-                f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}"]
+                f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}", f"CUDA_ARCH={lab.cuda_arch}"]
         rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
                                    record=record, watch=False)
         write_atomic(os.path.join(logs, "build.log"), log)
@@ -297,6 +297,11 @@ def grade_here(args, out, subs, work=None):
         sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "
                  "has no GPU: those points would be lost by every student. Grade on a GPU host, or pass "
                  "--cpu-only (make grade ... CPU_ONLY=1) to grade the rest here.")
+    # A build for other GPUs would skip every GPU test of every student.
+    missing = lab.missing_gpu_code() if gpus and need_gpu else ""
+    if missing:
+        sys.exit(f"grade: lab {lab.num}'s reference build has no code for this host's GPUs, so every GPU test of "
+                 f"every student would be skipped; nobody graded: {missing}")
     # What the merge needs of the lab (the gradebook's columns), for a merge
     # on a machine that built nothing (a Slurm array's).
     write_atomic(os.path.join(out, "lab.json"), json.dumps(

@@ -51,11 +51,23 @@ skipped_note() { sed -n '/^score: /{s/^score: [^;]*//;s/; on a cluster: [^;]*//;
 . common/bench/bench_lib.sh
 selftest_gpu_count() { bench_gpu_count; }
 
-# The kit's GPU target for nvcc run outside make: common/mk/config.mk's
-# CUDA_ARCH (CUDA_ARCH in the environment wins, as it does for make).
-# shellcheck disable=SC2016 # $(CUDA_ARCH) is make's, not the shell's
-KIT_CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH)' print 2>/dev/null)
-export KIT_CUDA_ARCH
+# One GPU architecture for every build of the self-test (the GPU seen, else
+# the newest of course.conf's GPU_ARCHS; common/mk/cuda_arch.mk), unless the
+# caller names one: it builds every lab dozens of times, and a build for the
+# course's whole list would make each nvcc run several times longer (CI,
+# two cores, would take hours). That every .cu compiles for each
+# architecture of the list is the one suite's that compiles them all.
+# shellcheck disable=SC2016 # $(...) in --eval is make's, not the shell's
+if [ -z "${CUDA_ARCH:-}" ]; then
+    CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH_SELFTEST)' print 2>/dev/null)
+    export CUDA_ARCH
+fi
+# The same for nvcc run outside make: its flags (-gencode ...) and what they
+# build, as a build's last line says it.
+# shellcheck disable=SC2016
+KIT_CUDA_GENCODE=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo "$(CUDA_GENCODE)|$(CUDA_BUILT)"' print 2>/dev/null)
+KIT_CUDA_BUILT=${KIT_CUDA_GENCODE#*|} KIT_CUDA_GENCODE=${KIT_CUDA_GENCODE%%|*}
+export KIT_CUDA_GENCODE KIT_CUDA_BUILT
 
 selftest_nvcc() {
     local c
@@ -68,9 +80,10 @@ selftest_nvcc() {
 # selftest_nvcc_compile FILE OBJECT [FLAG...]: FILE compiled with nvcc as the
 # kit's builds compile CUDA (for CUDA_ARCH, C++17, common/ on the include path).
 selftest_nvcc_compile() {
-    local file=$1 obj=$2
+    local file=$1 obj=$2 gencode
     shift 2
-    "$(selftest_nvcc)" -arch="$KIT_CUDA_ARCH" -std=c++17 -Icommon "$@" -c "$file" -o "$obj"
+    read -ra gencode <<<"$KIT_CUDA_GENCODE"
+    "$(selftest_nvcc)" "${gencode[@]}" -std=c++17 -Icommon "$@" -c "$file" -o "$obj"
 }
 
 # count_suite_lines LOG RC SUITE: prints an extra suite's output (ok/FAILED/
