@@ -206,9 +206,17 @@ template <int BX, int BY, int L> struct ring_shape {
     static constexpr size_t bytes = sizeof(float) * ((size_t)NIN * H * W + 2 * (size_t)NVP * BX * BY);
 };
 
+/* MIN_BLOCKS blocks of THREADS threads an SM, as many as fit: an sm_75 SM
+ * holds 1024 threads, and ptxas drops a bound it cannot meet with a warning. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define RING_MIN_BLOCKS(THREADS, MIN_BLOCKS) ((THREADS) * (MIN_BLOCKS) <= 1024 ? (MIN_BLOCKS) : 1024 / (THREADS))
+#else
+#define RING_MIN_BLOCKS(THREADS, MIN_BLOCKS) (MIN_BLOCKS)
+#endif
+
 /* Planes [z_begin, z_end), `chunk` planes a block, as wave_propagation. */
 template <int BX, int BY, int L, int MIN_BLOCKS, bool VEC>
-__global__ void __launch_bounds__(BX *BY, MIN_BLOCKS)
+__global__ void __launch_bounds__(BX *BY, RING_MIN_BLOCKS(BX *BY, MIN_BLOCKS))
     wave_ring(float *next, const float *in, const float *prev, const float *vel, int dimx, int dimy, int z_begin,
               int z_end, int chunk)
 {
