@@ -137,7 +137,7 @@ course_gpu_archs() {
 cu_sources() {
     local f lab
     find labs reference autograder maintainer common -name '*.cu' 2>/dev/null | LC_ALL=C sort | while read -r f; do
-        lab=$(echo "$f" | sed -n 's|.*/lab\([0-9]*\)[-/_].*|\1|p')
+        lab=$(echo "$f" | sed -n 's|.*/lab\([0-9][0-9]*\)[-/_].*|\1|p')
         if [ -n "$lab" ]; then
             if [ "$lab" -lt 3 ] || [ "$lab" -gt 7 ]; then continue; fi
             [ -z "${SELFTEST_LABS:-}" ] || [[ " $SELFTEST_LABS " == *" $lab "* ]] || continue
@@ -151,8 +151,8 @@ cu_sources() {
 # include folders) for a file in or about lab N (labs/labN-*, reference/,
 # maintainer/'s labN_*), else config.mk's NVCCFLAGS and -Icommon.
 cu_flags() {
-    local lab words=() w skip=0 out=()
-    lab=$(echo "$1" | sed -n 's|.*/lab\([0-9]*\)[-/_].*|\1|p')
+    local lab words=() w skip=0 kept=()
+    lab=$(echo "$1" | sed -n 's|.*/lab\([0-9][0-9]*\)[-/_].*|\1|p')
     # shellcheck disable=SC2016 # $(KIT_NVCCFLAGS) is make's
     if [ -n "$lab" ]; then
         read -ra words <<<"$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" CUDA_ARCH=sm_90 \
@@ -166,10 +166,10 @@ cu_flags() {
         case $w in
         -gencode | --generate-code | -arch | --gpu-architecture | -code | --gpu-code) skip=1 ;;
         -arch=* | --gpu-architecture=* | -gencode=* | --generate-code=* | -code=* | --gpu-code=*) ;;
-        *) out+=("$w") ;;
+        *) kept+=("$w") ;;
         esac
     done
-    echo "${out[*]}"
+    echo "${kept[*]}"
 }
 
 # cu_compile_one NVCC FLAGS_FILE WORK FILE ARCH...: FILE compiled (-c) with
@@ -178,7 +178,7 @@ cu_flags() {
 # the ones that fail. Leaves WORK/ID.rc (0 or the failing archs), ID.log
 # (each failing arch's output, after a line "== ARCH") and ID.secs.
 cu_compile_one() {
-    local nvcc=$1 flagsfile=$2 work=$3 file=$4 id t0 a flags gencode=() bad=()
+    local nvcc=$1 flagsfile=$2 work=$3 file=$4 id t0 a flags gencode=() failing=()
     shift 4
     id=${file//\//_}
     t0=$(date +%s)
@@ -192,13 +192,13 @@ cu_compile_one() {
         for a in "$@"; do
             # shellcheck disable=SC2086
             timeout 900 "$nvcc" $flags -arch="$a" -c "$file" -o "$work/$id.o" >"$work/$id.one" 2>&1 && continue
-            bad+=("$a")
+            failing+=("$a")
             { echo "== $a"; cat "$work/$id.one"; } >>"$work/$id.log"
         done
         rm -f "$work/$id.one"
         # every arch alone compiles: the one run of all of them is what failed
-        [ ${#bad[@]} = 0 ] && { echo "== all"; cat "$work/$id.all.log"; } >>"$work/$id.log" && bad=(all)
-        echo "${bad[*]}" >"$work/$id.rc"
+        [ ${#failing[@]} = 0 ] && { echo "== all"; cat "$work/$id.all.log"; } >>"$work/$id.log" && failing=(all)
+        echo "${failing[*]}" >"$work/$id.rc"
     fi
     rm -f "$work/$id.o"
     echo $(($(date +%s) - t0)) >"$work/$id.secs"
