@@ -121,7 +121,9 @@ ptx_only() {
     for o in "$1"/student/*.o; do
         [ -e "${o%.o}.cu" ] || continue
         listing=$("$cuobjdump" -lptx -lelf "$o" 2>&1)
-        if printf '%s\n' "$listing" | grep -q '^ELF file' || ! printf '%s\n' "$listing" | grep -q "PTX file.*$2"; then
+        # (cuobjdump names PTX for compute_80 "NAME.1.sm_80.ptx")
+        if printf '%s\n' "$listing" | grep -q '^ELF file' ||
+            ! printf '%s\n' "$listing" | grep -qE "^PTX file.*[._](sm|compute)_${2#compute_}[.]ptx"; then
             echo "$(basename "$o"): $(printf '%s\n' "$listing" | tr '\n' ' ' | cut -c 1-200)"
             rc=1
         fi
@@ -148,6 +150,10 @@ one_case() {
         echo "ptx fail the student's objects are not PTX for $arch alone: $out" >>"$dir/state"
     fi
     tests=$(gpu_tests "$dir/reference" "$lab")
+    if [ -z "$tests" ]; then
+        echo "reference fail test_lab$lab --list names no test that needs a GPU" >>"$dir/state"
+        return
+    fi
     lab_make "$lab" "$arch" "$dir/reference" "$dir/kit" check RESULTS="$dir/reference.json" \
         CHECK_ARGS="--only $tests" >"$dir/reference-check.log" 2>&1
     if [ "$GPUS" = 0 ]; then
