@@ -36,7 +36,8 @@ bad=0
 ok() { say "ok      $*"; }
 no() { say "FAILED  $*"; bad=1; }
 
-if [ -x autograder/gpu-host/run ]; then
+# (Unpacked once: another run in the same environment may be using it.)
+if [ -x autograder/gpu-host/run ] && ! pkg-config --exists check json-c 2>/dev/null; then
     exports=$(autograder/gpu-host/run env) || exit 2
     eval "$exports"
 fi
