@@ -17,7 +17,8 @@ from .review import record_lines
 # code, ended it.
 SIGNS = re.compile(r"Thread creation failed[^\n]*|Resource temporarily unavailable|fork: retry[^\n]*|"
                    r"Cannot allocate memory|/sub/build/\S+: Permission denied|"
-                   r"LeakSanitizer does not work under ptrace")
+                   r"LeakSanitizer does not work under ptrace|File size limit exceeded|"
+                   r"Error in call to get_result")
 PREFIX = "GRADER LIMIT"
 
 
@@ -35,6 +36,8 @@ def which(limits, what):
     """The limit that what (a record's line, a sign in the output) names."""
     if re.search(r"pthread_create|fork|Thread creation|Resource temporarily", what):
         return f"limit of {limits.nproc} processes and threads was reached"
+    if "File size" in what or "get_result" in what:
+        return "file-size limit was reached (or Check's report of a test was cut short)"
     if "allocate memory" in what:
         return f"limit of {limits.mem_mb} MB of address space a process was reached"
     return "sandbox could not run a program of the kit's"

@@ -166,7 +166,10 @@ class Sandbox:
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
             # another uid are all that is left.
-            full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={64 << 20}", "--core=0", "--cpu=300",
+            # (With a GPU, files up to 64 GB, as instructor/sandbox/run's --gpu
+            # allows: the CUDA driver backs pinned host memory with a file.)
+            full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={(64 << 30) if gpu else (64 << 20)}",
+                    "--core=0", "--cpu=300",
                     f"--as={mem << 20}" if not gpu else "--as=unlimited", "--nofile=256"]
             if os.geteuid() == 0:
                 uid = str(self.uid(slot))
