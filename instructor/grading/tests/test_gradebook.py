@@ -43,6 +43,17 @@ class Feedback(unittest.TestCase):
         g = report.gradescope_json(r, "")
         self.assertEqual([t["visibility"] for t in g["tests"]], ["visible", "after_due_date"])
 
+    def test_skipped_tests_are_not_failed_in_results_json(self):
+        r = record("ann", "graded", [{"name": "gpu1_sizes", "score": 0.0, "max_score": 3, "status": "failed",
+                                      "output": "SKIP: needs 1 GPU; this host has none (skipped, not passed)"},
+                                     {"name": "cpu", "score": 0.0, "max_score": 2, "status": "failed",
+                                      "output": "FAIL: expected 1, got 2"}])
+        gpu, cpu = report.gradescope_json(r, "")["tests"]
+        self.assertNotIn("status", gpu)
+        self.assertNotIn("max_score", gpu)  # Gradescope would infer failed from 0 of 3
+        self.assertEqual((gpu["tags"], gpu["extra_data"]), (["skipped"], {"skipped": True, "points": 3}))
+        self.assertEqual((cpu["status"], cpu["max_score"]), ("failed", 2))
+
     def test_build_log_cleaned(self):
         log = "gcc -O2 -c /sub/build/student/matmult.c\n/sub/build/student/matmult.c:3:1: error: expected ';'\n"
         self.assertEqual(report.clean_log(log), "matmult.c:3:1: error: expected ';'")
