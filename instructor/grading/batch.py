@@ -349,7 +349,7 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
     print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
-              f"{lab['max_points']:g}", file=sys.stderr)
+              f"{lab['max_points'] - lab.get('gpu_points', 0):g}", file=sys.stderr)
     if lab.get("gpu_points"):
         print(f"  this host could award {lab['max_points'] - lab['gpu_points']:g} of {lab['max_points']:g}; "
               f"{lab['gpu_points']:g} need a GPU (graded with --cpu-only: regrade on a GPU host for them)",

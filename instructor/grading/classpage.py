@@ -212,7 +212,7 @@ def write_class_page(out, leaderboard=None, similarity=None, records=None):
              f"<h1>Lab {html.escape(str(lab['num']))} ({html.escape(lab['name'])}): the class</h1>",
              f"<p class='counts'>{len(records)} students: "
              + ", ".join(f"{n} {html.escape(s)}" for s, n in by_status.items())
-             + f"; {len(tested)} tested. Totals out of {mx:g} of all {len(records)}"
+             + f"; {len(tested)} tested. Totals out of {mx - ungraded:g} of all {len(records)}"
              + (" (nothing handed in counts 0)" if by_status.get(STATUS_NONE) else "")
              + (f": mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}." if totals else ".")
              + (f" A partial grading: this host could award {mx - ungraded:g}, {ungraded:g} need a GPU."

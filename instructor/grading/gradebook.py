@@ -44,12 +44,14 @@ def histogram_counts(totals, mx, bins=10):
 
 
 def histogram_text(totals, mx, lab_num, bins=10, gpu_points=0):
-    """gpu_points: of mx, those the grading host could not award (no GPU)."""
-    counts = histogram_counts(totals, mx, bins)
-    host = f"; this host could award {mx - gpu_points:g}, {gpu_points:g} need a GPU" if gpu_points else ""
-    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {mx:g}{host}):"]
+    """gpu_points: of mx, those the grading host could not award (no GPU):
+    the bins span the points it could."""
+    top = mx - gpu_points
+    counts = histogram_counts(totals, top, bins)
+    host = f" (this host could award {top:g} of {mx:g}; {gpu_points:g} need a GPU)" if gpu_points else ""
+    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {top:g}{host}):"]
     for i, c in enumerate(counts):
-        lo, hi = mx * i / bins, mx * (i + 1) / bins
+        lo, hi = top * i / bins, top * (i + 1) / bins
         lines.append(f"  {lo:5.1f} - {hi:5.1f}{']' if i == bins - 1 else ')'} {c:4d} {'#' * c}")
     return "\n".join(lines) + "\n"
 
@@ -62,10 +64,12 @@ def write_histogram(out, lab_num, lab_name, mx, records, bins=10, gpu_points=0):
     totals = [r["total"] for r in records]
     text = histogram_text(totals, mx, lab_num, bins, gpu_points)
     write_atomic(os.path.join(out, "histogram.txt"), text)
-    counts = histogram_counts(totals, mx, bins)
-    bars_png(os.path.join(out, "histogram.png"), [mx * (i + 0.5) / bins for i in range(bins)], counts, mx / bins * 0.9,
-             f"Lab {lab_num} ({lab_name}): totals of {len(records)} submissions", f"total points (of {mx:g})",
-             "submissions", xrange=(0, mx))
+    top = mx - gpu_points
+    counts = histogram_counts(totals, top, bins)
+    of = f"of {top:g} this host could award, {mx:g} in all" if gpu_points else f"of {top:g}"
+    bars_png(os.path.join(out, "histogram.png"), [top * (i + 0.5) / bins for i in range(bins)], counts,
+             top / bins * 0.9, f"Lab {lab_num} ({lab_name}): totals of {len(records)} submissions",
+             f"total points ({of})", "submissions", xrange=(0, top))
     return text
 
 

@@ -28,6 +28,11 @@ class Gradebook(unittest.TestCase):
         self.assertIn("Totals of 2 submissions (lab 1, out of 34):", text)
         self.assertEqual(gradebook.histogram_counts([1], 0), [1] + [0] * 9)  # no points at all: no division by 0
 
+    def test_histogram_of_a_partial_grading_spans_the_points_awarded(self):
+        text = gradebook.histogram_text([31, 31, 0], 43, 6, gpu_points=12)
+        self.assertIn("out of 31 (this host could award 31 of 43; 12 need a GPU)", text)
+        self.assertIn("27.9 -  31.0]    2 ##", text)  # full marks here fill the top bin
+
 
 class Feedback(unittest.TestCase):
     def test_hidden_details_kept_back(self):
