@@ -19,6 +19,7 @@ import statistics
 from . import standing, term
 from .charts import bars_png
 from .records import the_class
+from .review import timeout_flag
 from .util import KIT, STATUS_NONE, write_atomic
 
 PAGE = "class.html"
@@ -152,9 +153,8 @@ def review(records):
             why.append(r["flags"])
         if r["status"] not in ("graded", "build failed", STATUS_NONE):
             why.append(f"{r['status']}" + (f": {first_line(r.get('message'))}" if r.get("message") else ""))
-        timeouts = [t["name"] for t in r.get("tests", []) if (t.get("output") or "").startswith("TIMEOUT")]
-        if timeouts:
-            why.append("time-out in " + ", ".join(timeouts))
+        if timeout_flag(r):
+            why.append(timeout_flag(r))
         if why:
             rows.append((r["student"], "; ".join(why)))
     return sorted(rows, key=lambda row: not row[1].startswith("sandbox refused"))

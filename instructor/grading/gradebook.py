@@ -8,6 +8,7 @@ import threading
 import time
 
 from .charts import bars_png
+from .review import timeout_flag
 from .util import write_atomic
 
 
@@ -16,7 +17,8 @@ TERM_COLUMNS = ["late_days", "late_penalty", "manual", "final"]
 
 def gradebook_csv(columns, records, finals=None):
     """One row per student: status, total, max, each column's points, the
-    review column (flags, or why an entry was refused); with finals
+    review column (flags, or why an entry was refused, and the tests that
+    hung); with finals
     (term.finals: a late policy, manual marks, an LMS roster) the term's
     columns before the review column."""
     buf = io.StringIO()
@@ -31,8 +33,9 @@ def gradebook_csv(columns, records, finals=None):
             extra = [f"{f.get(c, 0):g}" for c in TERM_COLUMNS]
             if f.get("comment"):
                 r = {**r, "flags": "; ".join(x for x in (r.get("flags", ""), "manual: " + f["comment"]) if x)}
+        flags = "; ".join(x for x in (r.get("flags", ""), timeout_flag(r)) if x)
         w.writerow([r["student"], r["status"], f"{r['total']:g}", f"{r['max_score']:g}"] +
-                   [f"{got[n]:g}" if n in got else "" for n in columns] + extra + [r.get("flags", "")])
+                   [f"{got[n]:g}" if n in got else "" for n in columns] + extra + [flags])
     return buf.getvalue()
 
 

@@ -347,19 +347,25 @@ HOSTILE="h02_fork_bomb h05_write_outside h06_read_reference h15_network"
 for s in c01_reference m05_knm_m_and_n_swapped b01_does_not_compile $HOSTILE; do
     cp -r "$OUT/gen/submissions/$s" "$hc/" || fail "the generator made no $s"
 done
+# and one whose matmult_knm hangs on larger sizes: its tests there time
+# out, the rest pass, so it is graded, and reviewed for its time-outs.
+mkdir -p "$hc/t01_knm_hangs"
+awk '{ print } /^void matmult_knm\(/ { knm = 1 } knm && /^\{/ { print "    if (m > 16) for (volatile int spin = 1; spin;) { }"; knm = 0 }' \
+    "$REF1" >"$hc/t01_knm_hangs/matmult.c"
 instructor/grade -j 2 --no-perf --wall 120 -o "$OUT/hostile-grades" 1 "$hc" >"$OUT/hostile.log" 2>&1
 listed=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
 from grading import classpage
 lab, rows = classpage.load(sys.argv[1])
 print(" ".join(sorted(s for s, _ in classpage.review(rows))))' "$OUT/hostile-grades" 2>&1)
 hreview() { awk -F, -v s="$1" '$1 == s' "$OUT/hostile-grades/gradebook.csv"; }
-if [ "$listed" = "$HOSTILE" ] && hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
+if [ "$listed" = "$HOSTILE t01_knm_hangs" ] && hreview t01_knm_hangs | grep -q "time-out in knm_sizes" &&
+    hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
     hreview h06_read_reference | grep -q "sandbox refused: opened outside the sandbox's view: .*reference/lab1-matmult/matmult.c" &&
     hreview h15_network | grep -q "sandbox refused: network refused" &&
     grep -q "<td class='msg'>sandbox refused" "$OUT/hostile-grades/class.html"; then
-    pass "review: the list names exactly the hostile submissions ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections)"
+    pass "review: the list names exactly the hostile submissions and the one that hangs ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections), the hang's time-outs in its review column"
 else
-    fail "review: the list names '$listed', not '$HOSTILE' (see $OUT/hostile-grades/gradebook.csv)"
+    fail "review: the list names '$listed', not '$HOSTILE t01_knm_hangs' (see $OUT/hostile-grades/gradebook.csv)"
 fi
 
 # --- A CPU-only grading of a lab with GPU tests ---------------------------

@@ -54,6 +54,12 @@ class Page(unittest.TestCase):
                                  {"student": "z", "status": "graded", "flags": "sandbox refused: left 3 (x)"}])
         self.assertEqual([s for s, _ in rows], ["z", "a"])
 
+    def test_a_hang_is_reviewed(self):
+        # lab 6's tests run their code under mpirun: a hang is a FAIL there
+        hung = {"student": "h", "status": "graded", "flags": "", "tests": [
+            {"name": "baseline_four_ranks", "output": "FAIL: mpirun -np 4 lab6_check ran out of time (a hang)"}]}
+        self.assertEqual(classpage.review([hung]), [("h", "time-out in baseline_four_ranks")])
+
     def test_default_similarity_folder_is_the_kits(self):
         here = os.getcwd()
         try:

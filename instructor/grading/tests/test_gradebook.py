@@ -22,6 +22,11 @@ class Gradebook(unittest.TestCase):
         self.assertEqual((got[1]["status"], got[1]["total"], got[1]["review"]),
                          ("rejected", "0", "the entry is a symbolic link"))
 
+    def test_a_hang_in_the_review_column(self):
+        rows = [record("ann", "graded", [{"name": "a", "score": 0.0, "output": "TIMEOUT: no result"}], "fork")]
+        got = list(csv.DictReader(io.StringIO(gradebook.gradebook_csv(["a"], rows))))
+        self.assertEqual(got[0]["review"], "fork; time-out in a")
+
     def test_histogram(self):
         self.assertEqual(gradebook.histogram_counts([0, 4, 34, 34, 17], 34), [1, 1, 0, 0, 0, 1, 0, 0, 0, 2])
         text = gradebook.histogram_text([0, 34], 34, 1)
