@@ -104,15 +104,7 @@ def prepare_only(args):
 
 
 def no_submissions(folder, lab):
-    """Why the class folder gives nothing to grade, in words."""
-    names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
-    files = make_var(lab, "STUDENT_FILES")
-    if not names:
-        return f"grade: {folder} is empty: nothing to grade"
-    return (f"grade: {folder} holds no submission the grader can read ({len(names)} entries, e.g. "
-            f"{', '.join(names[:3])}). It reads: one folder or archive (.zip, .tar.gz) per student with the "
-            f"lab's files ({files}); a Canvas bulk download (files named LOGIN_USERID_SUBMISSIONID_FILE); "
-            "a Moodle one (folders NAME_ID_assignsubmission_file_)")
+    return lms.no_submissions(folder, make_var(lab, "STUDENT_FILES"), "grade")
 
 
 def has_gpu_tests(lab):

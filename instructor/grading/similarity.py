@@ -568,6 +568,8 @@ def main(doc, argv=None):
         if said:
             print(f"similarity: {said}", file=sys.stderr)
         texts, skipped = gather(lab_files, folder, work)
+        if not texts and not skipped:
+            sys.exit(lms.no_submissions(folder, " ".join(lab_files), "similarity"))
         past = past_terms(args.archive, args.lab, lab_files, args.keep)
         scores, runs, boiler, lines = compare({**texts, **past}, base, work, args.min_run)
         per_file = file_scores({**texts, **past}, boiler, lines, work, args.min_run)
