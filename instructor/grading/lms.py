@@ -122,10 +122,6 @@ def read_roster(path):
     return out
 
 
-def squash(text):
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
 def match(roster, uid, login, name):
     """The roster's row of an LMS entry: by id, then login, then name
     (Canvas logins are the name squashed: 'Bob Jensen' is jensenbob)."""
@@ -133,11 +129,11 @@ def match(roster, uid, login, name):
         if uid and row["id"] == uid:
             return row
     for row in roster:
-        if login and squash(row["login"]) == squash(login):
+        if login and term.squashed(row["login"]) == term.squashed(login):
             return row
     for row in roster:
-        n = squash(row["name"])
-        if n and (n == squash(name or "") or (login and sorted(n) == sorted(squash(login)))):
+        n = term.squashed(row["name"])
+        if n and (n == term.squashed(name or "") or (login and sorted(n) == sorted(term.squashed(login)))):
             return row
     return None
 
@@ -160,6 +156,17 @@ def stage_class(folder, dest, wanted, roster, grades, tool):
         return folder, "folders", {}, None
     path = term.roster_file(roster, grades, tool)
     folder, kind, meta = stage(folder, dest, wanted, read_roster(path) if path else None)
+    strays = sorted(sid for sid, info in meta.items() if path and not info.get("in_roster"))
+    if strays:
+        # Graded under its LMS name, such a student would also stand in the
+        # gradebook as the roster's row with nothing handed in, at 0.
+        raise SystemExit(f"{tool}: the roster {path} does not name {len(strays)} student"
+                         f"{'s' if len(strays) > 1 else ''} of the {kind.capitalize()} download: "
+                         + ", ".join(f"{sid} (user id {meta[sid]['lms_id']}"
+                                     + (f", {meta[sid]['name']}" if meta[sid].get("name") else "") + ")"
+                                     for sid in strays)
+                         + ". Download the roster again (or add their rows), or take their files out of the "
+                         "download, and run again.")
     kept = "" if roster else ", the last run's"
     return folder, kind, meta, (f"a {kind.capitalize()} download: {len(meta)} students"
                                 + (f" (roster {path}{kept})" if path else ""))

@@ -83,6 +83,16 @@ class Layout(unittest.TestCase):
         self.assertEqual((meta["bjensen"]["idnumber"], meta["bjensen"]["lms_id"]), ("777", "777"))
         self.assertEqual(meta["anunez"]["lms"], "moodle")
 
+    def test_a_student_the_roster_does_not_name_is_refused(self):
+        src = os.path.join(self.dir, "in")
+        touch(f"{src}/jensenbob_12345_678910_poisson.c")
+        touch(f"{src}/doealice_12346_678911_poisson.c")
+        roster = os.path.join(self.dir, "roster.csv")
+        touch(roster, "Student,ID,SIS Login ID\nBob Jensen,12345,bjensen\n")
+        with self.assertRaises(SystemExit) as e:
+            lms.stage_class(src, os.path.join(self.dir, "out"), ["poisson.c"], roster, self.dir, "grade")
+        self.assertIn("does not name 1 student of the Canvas download: doealice (user id 12346)", str(e.exception))
+
     def test_plain_folders_left_alone(self):
         touch(os.path.join(self.dir, "in", "ann", "poisson.c"))
         src = os.path.join(self.dir, "in")
