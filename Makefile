@@ -118,8 +118,8 @@ export:
 	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(if $(PARTIAL),--partial '$(PARTIAL)') $(if $(HOLD),--hold '$(HOLD)') $(LAB) $(FORMAT)
 
 similarity:
-	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir] [BASE='file ...'] [KEEP=term] [ARCHIVE=dir]" >&2; exit 2; }
-	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(ROSTER),--roster $(ROSTER)) $(foreach b,$(BASE),--base '$(b)') \
+	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir] [GRADES=dir] [BASE='file ...'] [KEEP=term] [ARCHIVE=dir]" >&2; exit 2; }
+	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(GRADES),--grades '$(GRADES)') $(if $(ROSTER),--roster $(ROSTER)) $(foreach b,$(BASE),--base '$(b)') \
 	  $(if $(KEEP),--keep '$(KEEP)') $(if $(ARCHIVE),--archive '$(ARCHIVE)') $(LAB) $(SUBMISSIONS)
 
 release:

@@ -617,7 +617,7 @@ def show_on_class_page(args, grades, out, texts):
     if not os.path.isfile(os.path.join(grades, "lab.json")):
         return
     if args.out and not args.grades:
-        print(f"similarity: the report stays in {out} (--grades DIR shows it on that grading's class page)",
+        print(f"similarity: the report stays in {out} (--grades DIR, make similarity GRADES=DIR, shows it on that grading's class page)",
               file=sys.stderr)
         return
     try:
@@ -628,8 +628,8 @@ def show_on_class_page(args, grades, out, texts):
     strangers = sorted(set(texts) - graded)
     if strangers:
         print(f"similarity: not shown on the class page of {grades}: its gradebook does not hold "
-              f"{', '.join(strangers[:5])}{' ...' if len(strangers) > 5 else ''} (another class? --grades DIR "
-              "names its grading)", file=sys.stderr)
+              f"{', '.join(strangers[:5])}{' ...' if len(strangers) > 5 else ''} (another class? --grades DIR, "
+              "GRADES=DIR, names its grading)", file=sys.stderr)
         return
     term.keep(grades, similarity=out)
     print(f"similarity: the class's page: {write_class_page(grades, similarity=out)}", file=sys.stderr)
