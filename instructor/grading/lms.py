@@ -58,8 +58,8 @@ def layout(folder):
     if canvas and not dirs:
         odd = sorted(set(files) - set(canvas))
         if odd:
-            raise ValueError(f"{folder} is a Canvas download ({len(canvas)} files named LOGIN_USERID_SUBMISSIONID_FILE, "
-                             f"e.g. {canvas[0]}), but {len(odd)} file{'s are' if len(odd) > 1 else ' is'} named "
+            raise ValueError(f"{folder} is a Canvas download ({len(canvas)} files named "
+                             f"LOGIN_USERID_SUBMISSIONID_FILE, e.g. {canvas[0]}), but {len(odd)} file{'s are' if len(odd) > 1 else ' is'} named "
                              f"otherwise, which no layout reads: {', '.join(repr(n) for n in odd[:10])}"
                              + (f" and {len(odd) - 10} more" if len(odd) > 10 else "")
                              + ". Rename or remove them, and run again.")

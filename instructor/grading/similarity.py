@@ -617,8 +617,8 @@ def show_on_class_page(args, grades, out, texts):
     if not os.path.isfile(os.path.join(grades, "lab.json")):
         return
     if args.out and not args.grades:
-        print(f"similarity: the report stays in {out} (--grades DIR, make similarity GRADES=DIR, shows it on that grading's class page)",
-              file=sys.stderr)
+        print(f"similarity: the report stays in {out} (--grades DIR, make similarity GRADES=DIR, shows it on "
+              "that grading's class page)", file=sys.stderr)
         return
     try:
         with open(os.path.join(grades, "gradebook.csv"), newline="") as f:
