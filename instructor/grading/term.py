@@ -4,12 +4,15 @@ grade-import CSV of Canvas, Moodle or a plain one (make export), with the
 feedback files those LMSs take in bulk (lms_feedback.py).
 
 OUT/term.json keeps what instructor/grade was told (roster, deadline,
-penalty, cap, manual marks, --cpu-only) and what the LMS said of each
-student, so that make export needs nothing more than LAB and FORMAT.
+penalty, cap, manual marks, --cpu-only, the grades held for review) and
+what the LMS said of each student, so that make export needs nothing
+more than LAB and FORMAT. Every id the instructor names is checked
+against the class (refuse_unknown).
 
 A partial grading (--cpu-only: the GPU tests' points could not be
 awarded here) takes its late penalties on the points it could award, and
-make export refuses it unless told (--partial) and then says so.
+make export refuses it unless told how to enter it (--partial awarded or
+scaled) and then says so.
 
 Manual marks: a CSV with a header 'student,points[,comment]' (student: the
 gradebook's id); several rows of one student add up."""
