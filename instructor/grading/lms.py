@@ -58,11 +58,11 @@ def layout(folder):
     if canvas and not dirs:
         odd = sorted(set(files) - set(canvas))
         if odd:
+            some = ", ".join(repr(n) for n in odd[:10]) + (f" and {len(odd) - 10} more" if len(odd) > 10 else "")
             raise ValueError(f"{folder} is a Canvas download ({len(canvas)} files named "
-                             f"LOGIN_USERID_SUBMISSIONID_FILE, e.g. {canvas[0]}), but {len(odd)} file{'s are' if len(odd) > 1 else ' is'} named "
-                             f"otherwise, which no layout reads: {', '.join(repr(n) for n in odd[:10])}"
-                             + (f" and {len(odd) - 10} more" if len(odd) > 10 else "")
-                             + ". Rename or remove them, and run again.")
+                             f"LOGIN_USERID_SUBMISSIONID_FILE, e.g. {canvas[0]}), but {len(odd)} "
+                             f"file{'s are' if len(odd) > 1 else ' is'} named otherwise, which no layout reads: "
+                             f"{some}. Rename or remove them, and run again.")
         return "canvas"
     if dirs and all(MOODLE.match(nfc(n)) for n in dirs):
         return "moodle"
