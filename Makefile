@@ -39,7 +39,8 @@ ifeq ($(STUDENT_COPY),)
 	@echo "  make timeline LAB=4|5|6         the timeline of your code's ranks: kernels, copies, MPI calls (build/timeline/labN/)"
 	@echo "  make grade LAB=N SUBMISSIONS=DIR [JOBS=1]   grade a class's submissions (instructors; JOBS>1 with NO_PERF=1)"
 	@echo "  make similarity LAB=N SUBMISSIONS=DIR   pairs of submissions unusually alike: HTML and CSV (instructors)"
-	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors)"
+	@echo "  make export LAB=N FORMAT=canvas|moodle|csv   the LMS's grade-import CSV of a graded lab (instructors;"
+	@echo "                                  PARTIAL=awarded|scaled: a CPU-only grading; HOLD=id,id: grades held for review)"
 	@echo "  make release                    the student copy: no reference, hidden tests or mutants"
 	@echo "  make image [IMAGE_OUT=DIR]      the students' environment as an OCI image for a cluster (Apptainer, Podman): build/image/kit.oci.tar"
 	@echo "  make test [JOBS=n]              the kit's own test suite (what CI runs), n runs at once (default: the cores)"
@@ -104,21 +105,21 @@ INSTRUCTOR_TARGETS := grade export similarity release test gpu-deps-fetch image
 ifeq ($(STUDENT_COPY),)
 grade:
 	$(require_lab)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1|0] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1|0] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [HOLD=id,id|none] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
 	instructor/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(ONLY),--only '$(ONLY)') $(if $(FORCE),--force) \
 	  $(if $(NO_PERF),--no-perf) $(if $(filter 1,$(CPU_ONLY)),--cpu-only)$(if $(filter 0,$(CPU_ONLY)),--no-cpu-only) $(if $(ROSTER),--roster '$(ROSTER)') \
 	  $(if $(DEADLINE),--deadline '$(DEADLINE)') $(if $(LATE_PER_DAY),--late-per-day $(LATE_PER_DAY)) \
-	  $(if $(LATE_CAP),--late-cap $(LATE_CAP)) $(if $(MANUAL),--manual '$(MANUAL)') $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) \
+	  $(if $(LATE_CAP),--late-cap $(LATE_CAP)) $(if $(MANUAL),--manual '$(MANUAL)') $(if $(HOLD),--hold '$(HOLD)') $(if $(filter 0,$(LEADERBOARD)),--no-leaderboard) \
 	  $(if $(SLURM),--slurm $(if $(SLURM_OPTS),--slurm-opts '$(SLURM_OPTS)')) $(LAB) $(SUBMISSIONS)
 
 # The LMS's grade-import CSV of a graded lab.
 export:
-	@test -n "$(LAB)" && test -n "$(FORMAT)" || { echo "usage: make export LAB=N FORMAT=canvas|moodle|csv [OUT=dir] [ASSIGNMENT='Lab 2 (4711)'] [PARTIAL=1]" >&2; exit 2; }
-	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(if $(filter 1,$(PARTIAL)),--partial) $(LAB) $(FORMAT)
+	@test -n "$(LAB)" && test -n "$(FORMAT)" || { echo "usage: make export LAB=N FORMAT=canvas|moodle|csv [OUT=dir] [ASSIGNMENT='Lab 2 (4711)'] [PARTIAL=awarded|scaled] [HOLD=id,id|none]" >&2; exit 2; }
+	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(if $(PARTIAL),--partial '$(PARTIAL)') $(if $(HOLD),--hold '$(HOLD)') $(LAB) $(FORMAT)
 
 similarity:
-	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir] [BASE='file ...'] [KEEP=term] [ARCHIVE=dir]" >&2; exit 2; }
-	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(ROSTER),--roster $(ROSTER)) $(foreach b,$(BASE),--base '$(b)') \
+	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir] [GRADES=dir] [BASE='file ...'] [KEEP=term] [ARCHIVE=dir]" >&2; exit 2; }
+	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(GRADES),--grades '$(GRADES)') $(if $(ROSTER),--roster $(ROSTER)) $(foreach b,$(BASE),--base '$(b)') \
 	  $(if $(KEEP),--keep '$(KEEP)') $(if $(ARCHIVE),--archive '$(ARCHIVE)') $(LAB) $(SUBMISSIONS)
 
 release:

@@ -385,7 +385,7 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
     print("  " + ", ".join(f"{n} {s}" for s, n in sorted(by_status.items())), file=sys.stderr)
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
-              f"{lab['max_points']:g}", file=sys.stderr)
+              f"{lab['max_points'] - lab.get('gpu_points', 0):g}", file=sys.stderr)
     if lab.get("reference"):
         print(f"  {reference_line(lab['reference'])}", file=sys.stderr)
     if lab.get("gpu_points"):

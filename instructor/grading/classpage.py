@@ -20,6 +20,7 @@ from . import standing, term
 from .charts import bars_png
 from .records import the_class
 from .reference import line as reference_line
+from .review import timeout_flag
 from .util import KIT, STATUS_NONE, write_atomic
 
 PAGE = "class.html"
@@ -153,9 +154,8 @@ def review(records):
             why.append(r["flags"])
         if r["status"] not in ("graded", "build failed", STATUS_NONE):
             why.append(f"{r['status']}" + (f": {first_line(r.get('message'))}" if r.get("message") else ""))
-        timeouts = [t["name"] for t in r.get("tests", []) if (t.get("output") or "").startswith("TIMEOUT")]
-        if timeouts:
-            why.append("time-out in " + ", ".join(timeouts))
+        if timeout_flag(r):
+            why.append(timeout_flag(r))
         if why:
             rows.append((r["student"], "; ".join(why)))
     return sorted(rows, key=lambda row: not row[1].startswith("sandbox refused"))
@@ -213,7 +213,7 @@ def write_class_page(out, leaderboard=None, similarity=None, records=None):
              f"<h1>Lab {html.escape(str(lab['num']))} ({html.escape(lab['name'])}): the class</h1>",
              f"<p class='counts'>{len(records)} students: "
              + ", ".join(f"{n} {html.escape(s)}" for s, n in by_status.items())
-             + f"; {len(tested)} tested. Totals out of {mx:g} of all {len(records)}"
+             + f"; {len(tested)} tested. Totals out of {mx - ungraded:g} of all {len(records)}"
              + (" (nothing handed in counts 0)" if by_status.get(STATUS_NONE) else "")
              + (f": mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}." if totals else ".")
              + (f" A partial grading: this host could award {mx - ungraded:g}, {ungraded:g} need a GPU."

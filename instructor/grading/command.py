@@ -48,6 +48,8 @@ def arguments(doc, argv=None):
     ap.add_argument("--late-per-day", type=float, help="percent of the lab's points taken per day late [0]")
     ap.add_argument("--late-cap", type=float, help="at most this percent taken for lateness [100]")
     ap.add_argument("--manual", help="a CSV 'student,points[,comment]' of manual marks added to the total")
+    ap.add_argument("--hold", help="students (comma-separated ids) whose grades are held for review: make export "
+                    "leaves them blank; kept in OUT/term.json ('none': hold no one)")
     ap.add_argument("--prepare", metavar="DIR", help="only prepare the lab's grading (the kit copy, the reference, "
                     "the test list) in DIR, for --prepared")
     ap.add_argument("--prepared", metavar="DIR", help="use the grading prepared in DIR (prepared again there if "
@@ -104,15 +106,7 @@ def prepare_only(args):
 
 
 def no_submissions(folder, lab):
-    """Why the class folder gives nothing to grade, in words."""
-    names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
-    files = make_var(lab, "STUDENT_FILES")
-    if not names:
-        return f"grade: {folder} is empty: nothing to grade"
-    return (f"grade: {folder} holds no submission the grader can read ({len(names)} entries, e.g. "
-            f"{', '.join(names[:3])}). It reads: one folder or archive (.zip, .tar.gz) per student with the "
-            f"lab's files ({files}); a Canvas bulk download (files named LOGIN_USERID_SUBMISSIONID_FILE); "
-            "a Moodle one (folders NAME_ID_assignsubmission_file_)")
+    return lms.no_submissions(folder, make_var(lab, "STUDENT_FILES"), "grade")
 
 
 def has_gpu_tests(lab):
@@ -146,6 +140,23 @@ def settings(args, out):
                  "(make grade ... CPU_ONLY=1) to grade the rest here.")
 
 
+def check_ids(args, out, meta):
+    """Every id the instructor names (the manual marks', HOLD's, ONLY's)
+    must be a student of the class: the entries of the class folder and
+    the roster's students with nothing handed in."""
+    kept = term.load(out)
+    # (A Slurm task grades the staged download: the LMS's word is the term's.)
+    students = meta or kept.get("students", {})
+    class_ids = set(submissions(args.submissions)) | set(students)
+    manual = args.manual or kept.get("manual")
+    if manual:
+        term.refuse_unknown(f"the manual marks {manual}", term.read_manual(manual), class_ids, students)
+    if args.hold:
+        term.refuse_unknown("HOLD", term.hold_ids(args.hold), class_ids, students)
+    if args.only:
+        term.refuse_unknown("ONLY", args.only.split(","), class_ids, students)
+
+
 def main(doc, argv=None):
     args = arguments(doc, argv)
     if args.prepare:
@@ -159,6 +170,10 @@ def main(doc, argv=None):
     if said:
         print(f"grade: {said}, staged in {folder}", file=sys.stderr)
         args.submissions = folder
+    elif args.roster:
+        sys.exit(f"grade: --roster maps the names and ids of a Canvas or Moodle download; {args.submissions} is a "
+                 "folder per student, which the gradebook names as they are: give no roster")
+    check_ids(args, out, meta)
     term.save(out, args, meta)
     # Before the Slurm array is submitted too (its tasks grade -j at once).
     warning = perf.jobs_warning(args.jobs, [] if args.no_perf else perf.perf_config(args.lab))
@@ -186,26 +201,32 @@ def main(doc, argv=None):
 
 
 def export_main(argv=None):
-    """python3 -m grading.command export LAB FORMAT [-o OUT] [--assignment NAME] [--partial]"""
+    """python3 -m grading.command export LAB FORMAT [-o OUT] [--assignment NAME] [--partial awarded|scaled]
+    [--hold IDS]"""
     ap = argparse.ArgumentParser(prog="make export", description="the LMS's grade-import CSV of a graded lab, and "
                                  "its bulk feedback upload")
     ap.add_argument("lab")
     ap.add_argument("format", choices=("canvas", "moodle", "csv"))
     ap.add_argument("-o", "--out", help="the grading's folder [build/grade/labN]")
     ap.add_argument("--assignment", help="the assignment's column name in the LMS [Lab N]")
-    ap.add_argument("--partial", action="store_true",
-                    help="export a partial grading (--cpu-only) anyway, out of the points it could award")
+    ap.add_argument("--partial", choices=term.PARTIAL,
+                    help="export a partial grading (--cpu-only) anyway: out of the points it could award "
+                    "('awarded': the LMS's assignment must be worth that many), or scaled to the lab's ('scaled')")
+    ap.add_argument("--hold", help="students (comma-separated ids) whose grades are left blank, 'held for review' "
+                    "(kept in OUT/term.json, as make grade's HOLD; 'none': hold no one)")
     args = ap.parse_args(argv)
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
-    path, n, partial = term.export(out, args.format, args.assignment, args.partial)
+    path, n, partial, held = term.export(out, args.format, args.assignment, args.partial, args.hold)
     if partial:
-        print(f"export: warning: {partial}; exported out of what it could award (--partial)", file=sys.stderr)
+        print(f"export: warning: {partial}", file=sys.stderr)
     print(f"export: {n} students to {path} (import it in {args.format if args.format != 'csv' else 'any'} "
           f"gradebook; {GUIDE}, \"Importing\", says how)")
+    if held:
+        print(f"export: {term.HELD}, their grades left blank: {', '.join(held)} (HOLD=none releases them)")
     if args.format != "csv":
         with open(path.replace(f"export-{args.format}.csv", "gradebook.csv"), newline="") as f:
             sids = [row["student"] for row in csv.DictReader(f)]
-        zpath, put, left = lms_feedback.build(out, args.format, term.load(out).get("students", {}), sids)
+        zpath, put, left = lms_feedback.build(out, args.format, term.load(out).get("students", {}), sids, held)
         print(f"export: {len(put)} students' feedback.txt in {zpath} (upload it in {args.format.capitalize()}: "
               f"{GUIDE}, \"Feedback through the LMS\")" +
               (f"; left out, the download names no file of theirs: {', '.join(left)}" if left else ""))

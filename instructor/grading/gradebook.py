@@ -8,6 +8,7 @@ import threading
 import time
 
 from .charts import bars_png
+from .review import timeout_flag
 from .util import write_atomic
 
 
@@ -16,7 +17,8 @@ TERM_COLUMNS = ["late_days", "late_penalty", "manual", "final"]
 
 def gradebook_csv(columns, records, finals=None):
     """One row per student: status, total, max, each column's points, the
-    review column (flags, or why an entry was refused); with finals
+    review column (flags, or why an entry was refused, and the tests that
+    hung); with finals
     (term.finals: a late policy, manual marks, an LMS roster) the term's
     columns before the review column."""
     buf = io.StringIO()
@@ -31,8 +33,9 @@ def gradebook_csv(columns, records, finals=None):
             extra = [f"{f.get(c, 0):g}" for c in TERM_COLUMNS]
             if f.get("comment"):
                 r = {**r, "flags": "; ".join(x for x in (r.get("flags", ""), "manual: " + f["comment"]) if x)}
+        flags = "; ".join(x for x in (r.get("flags", ""), timeout_flag(r)) if x)
         w.writerow([r["student"], r["status"], f"{r['total']:g}", f"{r['max_score']:g}"] +
-                   [f"{got[n]:g}" if n in got else "" for n in columns] + extra + [r.get("flags", "")])
+                   [f"{got[n]:g}" if n in got else "" for n in columns] + extra + [flags])
     return buf.getvalue()
 
 
@@ -44,12 +47,14 @@ def histogram_counts(totals, mx, bins=10):
 
 
 def histogram_text(totals, mx, lab_num, bins=10, gpu_points=0):
-    """gpu_points: of mx, those the grading host could not award (no GPU)."""
-    counts = histogram_counts(totals, mx, bins)
-    host = f"; this host could award {mx - gpu_points:g}, {gpu_points:g} need a GPU" if gpu_points else ""
-    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {mx:g}{host}):"]
+    """gpu_points: of mx, those the grading host could not award (no GPU):
+    the bins span the points it could."""
+    top = mx - gpu_points
+    counts = histogram_counts(totals, top, bins)
+    host = f" (this host could award {top:g} of {mx:g}; {gpu_points:g} need a GPU)" if gpu_points else ""
+    lines = [f"Totals of {len(totals)} submissions (lab {lab_num}, out of {top:g}{host}):"]
     for i, c in enumerate(counts):
-        lo, hi = mx * i / bins, mx * (i + 1) / bins
+        lo, hi = top * i / bins, top * (i + 1) / bins
         lines.append(f"  {lo:5.1f} - {hi:5.1f}{']' if i == bins - 1 else ')'} {c:4d} {'#' * c}")
     return "\n".join(lines) + "\n"
 
@@ -62,10 +67,12 @@ def write_histogram(out, lab_num, lab_name, mx, records, bins=10, gpu_points=0):
     totals = [r["total"] for r in records]
     text = histogram_text(totals, mx, lab_num, bins, gpu_points)
     write_atomic(os.path.join(out, "histogram.txt"), text)
-    counts = histogram_counts(totals, mx, bins)
-    bars_png(os.path.join(out, "histogram.png"), [mx * (i + 0.5) / bins for i in range(bins)], counts, mx / bins * 0.9,
-             f"Lab {lab_num} ({lab_name}): totals of {len(records)} submissions", f"total points (of {mx:g})",
-             "submissions", xrange=(0, mx))
+    top = mx - gpu_points
+    counts = histogram_counts(totals, top, bins)
+    of = f"of {top:g} this host could award, {mx:g} in all" if gpu_points else f"of {top:g}"
+    bars_png(os.path.join(out, "histogram.png"), [top * (i + 0.5) / bins for i in range(bins)], counts,
+             top / bins * 0.9, f"Lab {lab_num} ({lab_name}): totals of {len(records)} submissions",
+             f"total points ({of})", "submissions", xrange=(0, top))
     return text
 
 

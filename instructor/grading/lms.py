@@ -22,11 +22,14 @@ import csv
 import os
 import re
 import shutil
+import sys
+import unicodedata
 
 from . import term
-from .unpack import student_id
+from .unpack import ARCHIVES, student_id
 
-CANVAS = re.compile(r"^(?P<login>[A-Za-z0-9]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<subid>\d+)_(?P<file>.+)$")
+# A Canvas login is the student's name squashed, in any script (müllerjan).
+CANVAS = re.compile(r"^(?P<login>[^\W_]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<subid>\d+)_(?P<file>.+)$")
 MOODLE = re.compile(r"^(?P<name>.+)_(?P<uid>\d+)_assignsubmission_(?:file|onlinetext)_?$")
 RESUBMIT = re.compile(r"^(?P<stem>.+?)-\d+(?P<ext>\.[^.]+)$")
 
@@ -37,17 +40,54 @@ ROSTER_COLUMNS = {"id": ("id", "user id", "participant"), "sis_id": ("sis user i
                   "section": ("section",), "submitted": ("submitted", "submitted at", "last modified")}
 
 
+def nfc(name):
+    """A file name as one form of Unicode: a zip made on macOS spells ü as
+    u and a combining diaeresis, which is no letter of a login."""
+    return unicodedata.normalize("NFC", name)
+
+
 def layout(folder):
     """'canvas', 'moodle' or 'folders' (the grader's own: an entry per
-    student), from what the folder holds."""
+    student), from what the folder holds. A folder of files some of which
+    are named as Canvas names them is a Canvas download: a file named
+    otherwise there would be dropped unseen, so it is refused, named."""
     names = [n for n in os.listdir(folder) if not n.startswith(".")]
     files = [n for n in names if os.path.isfile(os.path.join(folder, n))]
     dirs = [n for n in names if os.path.isdir(os.path.join(folder, n))]
-    if files and all(CANVAS.match(n) for n in files) and not dirs:
+    canvas = [n for n in files if CANVAS.match(nfc(n))]
+    if canvas and not dirs:
+        odd = sorted(set(files) - set(canvas))
+        if odd:
+            some = ", ".join(repr(n) for n in odd[:10]) + (f" and {len(odd) - 10} more" if len(odd) > 10 else "")
+            raise ValueError(f"{folder} is a Canvas download ({len(canvas)} files named "
+                             f"LOGIN_USERID_SUBMISSIONID_FILE, e.g. {canvas[0]}), but {len(odd)} "
+                             f"file{'s are' if len(odd) > 1 else ' is'} named otherwise, which no layout reads: "
+                             f"{some}. Rename or remove them, and run again.")
         return "canvas"
-    if dirs and all(MOODLE.match(n) for n in dirs):
+    if dirs and all(MOODLE.match(nfc(n)) for n in dirs):
         return "moodle"
     return "folders"
+
+
+def unread(folder):
+    """The entries of a class folder in the grader's own layout that it
+    does not read (files that are no archive), to be named."""
+    return sorted(n for n in os.listdir(folder) if not n.startswith(".") and not n.endswith(ARCHIVES)
+                  and os.path.isfile(os.path.join(folder, n)))
+
+
+def no_submissions(folder, files, tool):
+    """Why the class folder gives nothing to grade, in words: the entries
+    it could not read named."""
+    names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    if not names:
+        return f"{tool}: {folder} is empty: nothing to grade"
+    odd = unread(folder) or names
+    return (f"{tool}: {folder} holds no submission the grader can read ({len(names)} "
+            f"entr{'ies' if len(names) > 1 else 'y'}; not read: "
+            f"{', '.join(odd[:5])}{' ...' if len(odd) > 5 else ''}). It reads: one folder or archive (.zip, .tar.gz) "
+            f"per student with the lab's files ({files}); a Canvas bulk download (files named "
+            "LOGIN_USERID_SUBMISSIONID_FILE); a Moodle one (folders NAME_ID_assignsubmission_file_)")
 
 
 def canvas_name(name, wanted):
@@ -82,10 +122,6 @@ def read_roster(path):
     return out
 
 
-def squash(text):
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
 def match(roster, uid, login, name):
     """The roster's row of an LMS entry: by id, then login, then name
     (Canvas logins are the name squashed: 'Bob Jensen' is jensenbob)."""
@@ -93,11 +129,11 @@ def match(roster, uid, login, name):
         if uid and row["id"] == uid:
             return row
     for row in roster:
-        if login and squash(row["login"]) == squash(login):
+        if login and term.squashed(row["login"]) == term.squashed(login):
             return row
     for row in roster:
-        n = squash(row["name"])
-        if n and (n == squash(name or "") or (login and sorted(n) == sorted(squash(login)))):
+        n = term.squashed(row["name"])
+        if n and (n == term.squashed(name or "") or (login and sorted(n) == sorted(term.squashed(login)))):
             return row
     return None
 
@@ -108,10 +144,29 @@ def stage_class(folder, dest, wanted, roster, grades, tool):
     (term.roster_file), so that both name the students as the first
     grading did. Returns (class folder, kind, meta, what to say of it: None
     for the grader's own layout)."""
-    if layout(folder) == "folders":
+    try:
+        kind = layout(folder)
+    except ValueError as e:
+        raise SystemExit(f"{tool}: {e}")
+    if kind == "folders":
+        odd = unread(folder)
+        if odd and len(odd) < len(os.listdir(folder)):
+            print(f"{tool}: not read, neither a folder nor an archive of a student's: {', '.join(odd)}",
+                  file=sys.stderr)
         return folder, "folders", {}, None
     path = term.roster_file(roster, grades, tool)
     folder, kind, meta = stage(folder, dest, wanted, read_roster(path) if path else None)
+    strays = sorted(sid for sid, info in meta.items() if path and not info.get("in_roster"))
+    if strays:
+        # Graded under its LMS name, such a student would also stand in the
+        # gradebook as the roster's row with nothing handed in, at 0.
+        raise SystemExit(f"{tool}: the roster {path} does not name {len(strays)} student"
+                         f"{'s' if len(strays) > 1 else ''} of the {kind.capitalize()} download: "
+                         + ", ".join(f"{sid} (user id {meta[sid]['lms_id']}"
+                                     + (f", {meta[sid]['name']}" if meta[sid].get("name") else "") + ")"
+                                     for sid in strays)
+                         + ". Download the roster again (or add their rows), or take their files out of the "
+                         "download, and run again.")
     kept = "" if roster else ", the last run's"
     return folder, kind, meta, (f"a {kind.capitalize()} download: {len(meta)} students"
                                 + (f" (roster {path}{kept})" if path else ""))
@@ -132,11 +187,11 @@ def stage(folder, dest, wanted, roster=None):
             continue
         p = os.path.join(folder, n)
         if kind == "canvas":
-            m = CANVAS.match(n)
+            m = CANVAS.match(nfc(n))
             uid, login, name, files = m["uid"], m["login"], "", [(p, *canvas_name(m["file"], wanted))]
             late, attachment = bool(m["late"]), m["subid"]
         else:
-            m = MOODLE.match(n)
+            m = MOODLE.match(nfc(n))
             uid, login, name, late, attachment = m["uid"], "", m["name"], False, ""
             files = [(os.path.join(p, f), f, 0) for f in sorted(os.listdir(p))]
         row = match(roster, uid, login, name) if roster else None

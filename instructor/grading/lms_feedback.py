@@ -42,9 +42,13 @@ def entry_name(fmt, sid, info):
     return f"{name}_{uid}_assignfeedback_file/feedback.txt"
 
 
-def build(out, fmt, students, sids):
+HELD = "Your grade for this lab is held for review; your instructor will be in touch.\n"
+
+
+def build(out, fmt, students, sids, held=()):
     """OUT/feedback-FORMAT.zip of the students sids (the gradebook's) with
-    students/SID/feedback.txt; returns (path, [sid in it], [sid left out])."""
+    students/SID/feedback.txt, or for a student held (HOLD) a line that
+    says so, not the grade; returns (path, [sid in it], [sid left out])."""
     buf = io.BytesIO()
     put, left = [], []
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -54,7 +58,10 @@ def build(out, fmt, students, sids):
             if name is None or not os.path.isfile(path):
                 left.append(sid)
                 continue
-            z.write(path, name)
+            if sid in held:
+                z.writestr(name, HELD)
+            else:
+                z.write(path, name)
             put.append(sid)
     zpath = os.path.join(out, f"feedback-{fmt}.zip")
     write_atomic(zpath, buf.getvalue())

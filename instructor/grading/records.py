@@ -102,17 +102,22 @@ def graded_now(out, fps, sid, before=None):
 def the_class(out, max_points, present=None):
     """(the class's rows, [sids of records left out]): every record in OUT
     (of the students present, when given: {sid}), and a row of its own
-    for each roster student with nothing handed in (OUT/term.json); sorted
-    by sid. The one list the gradebook, the histogram, the feedback and
-    the class page are made of."""
+    for each roster student with nothing handed in (OUT/term.json), those
+    held for review (HOLD) flagged; sorted by sid. The one list the
+    gradebook, the histogram, the feedback and the class page are made
+    of."""
     kept, gone = [], []
     for sid, r in load_all(out):
         if present is not None and sid not in present:
             gone.append(sid)
         else:
             kept.append(r)
-    for sid, info in sorted(term.load(out).get("students", {}).items()):
+    the_term = term.load(out)
+    for sid, info in sorted(the_term.get("students", {}).items()):
         if info.get("no_submission") and not any(r["student"] == sid for r in kept):
             kept.append({"student": sid, "status": STATUS_NONE, "total": 0, "max_score": max_points, "tests": [],
                          "flags": ""})
+    for r in kept:
+        if r["student"] in term.held(the_term):  # HOLD: the review column and the class page say so
+            r["flags"] = "; ".join(x for x in (r.get("flags"), term.HELD) if x)
     return sorted(kept, key=lambda r: r["student"]), gone

@@ -29,6 +29,12 @@ def grade_account(r, f=None, ungraded=0):
     return lines, final
 
 
+def skipped(t):
+    """A test this host could not run (a GPU test without a GPU): its
+    output says SKIP, and it is neither passed nor failed."""
+    return (t.get("output") or "").startswith("SKIP")
+
+
 def clean_log(log, limit=150):
     """A build log as the student reads it: no sandbox paths, no commands."""
     lines = [re.sub(r"(?<![\w.])/\S*/(build/student|src)/", "", line) for line in log.splitlines()]
@@ -56,6 +62,14 @@ def gradescope_json(r, log, account=None):
         g["visibility"] = "after_due_date" if t.get("hidden") else t.get("visibility", "visible")
         if "extra_data" in t:
             g["extra_data"] = t["extra_data"]
+        if skipped(t):
+            # Gradescope's status is passed or failed, and without one it
+            # infers failed from a score under max_score: a skipped test has
+            # neither, so it shows as neither; its points stay in extra_data.
+            g.pop("max_score", None)
+            g.pop("status", None)
+            g["tags"] = ["skipped"]
+            g["extra_data"] = {**g.get("extra_data", {}), "skipped": True, "points": t.get("max_score")}
         tests.append(g)
     extra = {}
     if account:
@@ -83,7 +97,7 @@ def feedback(r, log, lab_num, lab_name, account=None):
             head = f"  {t['score']:5g} / {t['max_score']:<4g} {t['name']}"
             if t.get("hidden"):
                 word = ("passed" if t["status"] == "passed" else
-                        "skipped, not passed (no GPU here)" if t["output"].startswith("SKIP") else "failed")
+                        "skipped, not passed (no GPU here)" if skipped(t) else "failed")
                 lines.append(f"{head}  [hidden test: {word}; its details are kept back]")
             else:
                 lines.append(f"{head}  {t['output']}")

@@ -17,6 +17,10 @@ SUSPICIOUS = re.compile(r"\b(fork|vfork|clone3?|setsid|setpgid|ptrace|kill|socke
 # A C token that may hold a comment's or a string's opening: strings and
 # character constants with their escapes, both kinds of comments.
 LEXEMES = re.compile(r'"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|//(?:\\\n|[^\n])*|/\*.*?(?:\*/|\Z)', re.S)
+# What a test's output says when its code hung: the runner's TIMEOUT, a
+# checker program (MPI, threads) that ran out of time, the checker's own
+# watchdog, a refusal that never came.
+HUNG = re.compile(r"^TIMEOUT\b|ran out of time|FAIL TIMEOUT|no end within")
 RECORD = "sandbox-record"   # the folder the sandbox writes its refusals in (instructor/sandbox/run --record)
 
 
@@ -53,6 +57,16 @@ def review_flags(srcdir, baseline=()):
     folders of the skeleton and the reference) does not make."""
     known = set().union(*(folder_flags(d) for d in baseline)) if baseline else set()
     return " ".join(sorted(folder_flags(srcdir) - known))
+
+
+def timeouts(record):
+    """The tests of a graded record whose code hung (HUNG)."""
+    return [t["name"] for t in record.get("tests", []) if HUNG.search(t.get("output") or "")]
+
+
+def timeout_flag(record):
+    names = timeouts(record)
+    return "time-out in " + ", ".join(names) if names else ""
 
 
 # ---- the sandbox's refusals ------------------------------------------------------

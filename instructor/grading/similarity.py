@@ -568,6 +568,8 @@ def main(doc, argv=None):
         if said:
             print(f"similarity: {said}", file=sys.stderr)
         texts, skipped = gather(lab_files, folder, work)
+        if not texts and not skipped:
+            sys.exit(lms.no_submissions(folder, " ".join(lab_files), "similarity"))
         past = past_terms(args.archive, args.lab, lab_files, args.keep)
         scores, runs, boiler, lines = compare({**texts, **past}, base, work, args.min_run)
         per_file = file_scores({**texts, **past}, boiler, lines, work, args.min_run)
@@ -604,7 +606,30 @@ def main(doc, argv=None):
     if warning:
         print(f"similarity: warning: {warning}", file=sys.stderr)
     print(f"{out}/report.html, {out}/similarity.csv", file=sys.stderr)
-    if os.path.isfile(os.path.join(grades, "lab.json")):
-        # The grading's class page shows these pairs from now on.
-        term.keep(grades, similarity=out)
-        print(f"similarity: the class's page: {write_class_page(grades, similarity=out)}", file=sys.stderr)
+    show_on_class_page(args, grades, out, texts)
+
+
+def show_on_class_page(args, grades, out, texts):
+    """The grading's class page shows these pairs from now on: the grading
+    named (--grades), or without -o the kit's default one; never another
+    class's (a report written elsewhere with -o stays there), and only when
+    its gradebook holds every student compared."""
+    if not os.path.isfile(os.path.join(grades, "lab.json")):
+        return
+    if args.out and not args.grades:
+        print(f"similarity: the report stays in {out} (--grades DIR, make similarity GRADES=DIR, shows it on "
+              "that grading's class page)", file=sys.stderr)
+        return
+    try:
+        with open(os.path.join(grades, "gradebook.csv"), newline="") as f:
+            graded = {row["student"] for row in csv.DictReader(f)}
+    except (OSError, KeyError, csv.Error):
+        graded = set()
+    strangers = sorted(set(texts) - graded)
+    if strangers:
+        print(f"similarity: not shown on the class page of {grades}: its gradebook does not hold "
+              f"{', '.join(strangers[:5])}{' ...' if len(strangers) > 5 else ''} (another class? --grades DIR, "
+              "GRADES=DIR, names its grading)", file=sys.stderr)
+        return
+    term.keep(grades, similarity=out)
+    print(f"similarity: the class's page: {write_class_page(grades, similarity=out)}", file=sys.stderr)

@@ -4,17 +4,21 @@ grade-import CSV of Canvas, Moodle or a plain one (make export), with the
 feedback files those LMSs take in bulk (lms_feedback.py).
 
 OUT/term.json keeps what instructor/grade was told (roster, deadline,
-penalty, cap, manual marks, --cpu-only) and what the LMS said of each
-student, so that make export needs nothing more than LAB and FORMAT.
+penalty, cap, manual marks, --cpu-only, the grades held for review) and
+what the LMS said of each student, so that make export needs nothing
+more than LAB and FORMAT. Every id the instructor names is checked
+against the class (refuse_unknown).
 
 A partial grading (--cpu-only: the GPU tests' points could not be
 awarded here) takes its late penalties on the points it could award, and
-make export refuses it unless told (--partial) and then says so.
+make export refuses it unless told how to enter it (--partial awarded or
+scaled) and then says so.
 
 Manual marks: a CSV with a header 'student,points[,comment]' (student: the
 gradebook's id); several rows of one student add up."""
 import csv
 import datetime
+import difflib
 import io
 import json
 import math
@@ -67,6 +71,44 @@ def read_manual(path):
     return marks
 
 
+def squashed(text):
+    return "".join(c for c in (text or "").lower() if c.isalnum())
+
+
+def meant(sid, class_ids, students):
+    """The student of the class that an unknown id most likely means, or
+    None: the one whose id, LMS login or name it spells in any order (a
+    Canvas-style DoeAlice for adoe, Alice Doe), else a near id (adeo)."""
+    s = sorted(squashed(sid))
+    for c in sorted(class_ids):
+        info = students.get(c, {})
+        if any(w and sorted(squashed(w)) == s for w in (c, info.get("lms_login"), info.get("name"))):
+            return c + (f" ({info['name']})" if info.get("name") else "")
+    near = difflib.get_close_matches(sid, sorted(class_ids), n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def hold_ids(text):
+    """HOLD's ids ('a,b'; 'none': no one)."""
+    return [] if text.strip() == "none" else [x.strip() for x in text.split(",") if x.strip()]
+
+
+def refuse_unknown(what, ids, class_ids, students, tool="grade"):
+    """Ids (of MANUAL, HOLD, ONLY) that name no student of the class are
+    listed and refused: a mark or a hold for a typo would be dropped
+    unseen."""
+    bad = sorted(set(ids) - set(class_ids))
+    if not bad:
+        return
+    named = []
+    for sid in bad:
+        guess = meant(sid, class_ids, students)
+        named.append(f"{sid}" + (f" (did you mean {guess}?)" if guess else ""))
+    raise SystemExit(f"{tool}: {what} names {len(bad)} student{'s' if len(bad) > 1 else ''} not in the class: "
+                     f"{', '.join(named)}. Its ids are the gradebook's (its 'student' column, {len(class_ids)} "
+                     "students): correct them, and run again.")
+
+
 def load(out):
     try:
         with open(os.path.join(out, "term.json")) as f:
@@ -101,6 +143,8 @@ def save(out, args, meta):
         v = getattr(args, k, None)
         if v not in (None, ""):
             term[k] = os.path.abspath(v) if k in ("manual", "roster") else v
+    if getattr(args, "hold", None):
+        term["hold"] = hold_ids(args.hold)
     if getattr(args, "cpu_only", None) is not None:
         term["cpu_only"] = bool(args.cpu_only)
     if getattr(args, "no_leaderboard", None) is not None:
@@ -145,11 +189,30 @@ def partial_points(lab):
     return float(lab["max_points"]) - ungraded, ungraded
 
 
-def export(out, fmt, assignment=None, partial=False):
+HELD = "held for review"
+PARTIAL = ("awarded", "scaled")
+
+
+def lms_of(students):
+    """The LMS the class was downloaded from ('canvas', 'moodle'), or None
+    (the grader's own layout)."""
+    kinds = {info.get("lms") for info in students.values()} - {None, "", "folders"}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def held(term):
+    return set(term.get("hold") or [])
+
+
+def export(out, fmt, assignment=None, partial=None, hold=None):
     """The grade-import CSV of the LMS (canvas, moodle or csv) from
     OUT/gradebook.csv and OUT/term.json; returns (path, rows written, what
-    to say of a partial grading or ''). A partial grading is refused
-    unless partial: its Points Possible is what it could award."""
+    to say of a partial grading or '', the students held). A partial
+    grading is refused unless partial says how to enter it: 'awarded' (out
+    of the points the host could award: the LMS's assignment must then be
+    worth that many) or 'scaled' (the autograded points scaled to the
+    lab's, manual marks as they are). hold: ids ('a,b', 'none') whose
+    grade is left blank, 'held for review' (kept in OUT/term.json)."""
     try:
         with open(os.path.join(out, "gradebook.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
@@ -159,18 +222,47 @@ def export(out, fmt, assignment=None, partial=False):
         raise SystemExit(f"export: {e}: grade the lab first (make grade LAB=N SUBMISSIONS=DIR)")
     term = load(out)
     students = term.get("students", {})
+    source = lms_of(students)
+    if fmt in ("canvas", "moodle") and source and source != fmt:
+        raise SystemExit(f"export: the class is a {source.capitalize()} download: {fmt.capitalize()} knows none of "
+                         f"its ids (its import and feedback zip need a {fmt.capitalize()} download's); "
+                         f"FORMAT={source}, or FORMAT=csv for any other gradebook")
+    if hold:
+        refuse_unknown("HOLD", hold_ids(hold), {r["student"] for r in rows}, students, "export")
+        keep(out, hold=hold_ids(hold))
+        term = load(out)
+    holding = held(term)
     title = assignment or f"Lab {lab['num']}"
-    possible, ungraded = partial_points(lab)
+    awarded, ungraded = partial_points(lab)
+    mx = float(lab["max_points"])
+    possible, scale = awarded, 1.0
     said = ""
     if ungraded:
-        said = (f"a partial grading: this host could award {possible:g} of lab {lab['num']}'s "
-                f"{lab['max_points']:g} points ({ungraded:g} need a GPU: graded with --cpu-only)")
-        if not partial:
-            raise SystemExit(f"export: {said}. Regrade on a GPU host, or export these grades out of {possible:g} "
-                             "anyway with --partial (make export ... PARTIAL=1)")
+        said = (f"a partial grading: this host could award {awarded:g} of lab {lab['num']}'s "
+                f"{mx:g} points ({ungraded:g} need a GPU: graded with --cpu-only)")
+        if partial not in PARTIAL:
+            raise SystemExit(f"export: {said}. Regrade on a GPU host, or say how to enter it: PARTIAL=awarded (out "
+                             f"of {awarded:g}: give the assignment {awarded:g} points in the LMS) or PARTIAL=scaled "
+                             f"(scaled to the lab's {mx:g}); instructor/INSTRUCTORS.md, \"A GPU lab on a host "
+                             "without a GPU\", says which when")
+        if partial == "scaled":
+            possible, scale = mx, mx / awarded if awarded else 1.0
+            said += (f"; exported scaled to {mx:g} (PARTIAL=scaled): each autograded total, less its late penalty, "
+                     f"x {mx:g}/{awarded:g}, manual marks added as they are")
+        else:
+            said += (f"; exported out of {awarded:g} (PARTIAL=awarded): give the assignment {awarded:g} points in "
+                     f"the LMS before importing, or the grades read as out of {mx:g}")
+
+    def grade(r):
+        if r["student"] in holding:
+            return ""
+        if scale == 1.0:
+            return r.get("final") or r["total"]
+        got = (float(r["total"]) - float(r.get("late_penalty") or 0)) * scale + float(r.get("manual") or 0)
+        return f"{max(0.0, round(got, 2)):g}"
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    grade = (lambda r: r.get("final") or r["total"])
     if fmt == "canvas":
         # Canvas: Gradebook > Import. Student, ID, SIS User ID, SIS Login ID
         # and Section identify the row; the assignment's column is matched by
@@ -189,19 +281,20 @@ def export(out, fmt, assignment=None, partial=False):
         w.writerow(["Full name", "Email address", "ID number", title, "Feedback"])
         for r in rows:
             s = students.get(r["student"], {})
-            fb = f"{r['status']}; autograded {r['total']} of {possible:g}" + (
+            fb = HELD if r["student"] in holding else f"{r['status']}; autograded {r['total']} of {awarded:g}" + (
                 f"; manual {r['manual']}" if r.get("manual") not in (None, "", "0") else "") + (
                 f"; late {r['late_days']} day(s), -{r['late_penalty']}" if r.get("late_days") not in (None, "", "0")
-                else "")
+                else "") + (f"; scaled to {possible:g}" if scale != 1.0 else "")
             w.writerow([s.get("name") or r["student"], s.get("email", ""), s.get("idnumber", ""), grade(r), fb])
     elif fmt == "csv":
-        w.writerow(["student", "name", "lms_id", "status", "total", "max", "late_penalty", "manual", "final"])
+        w.writerow(["student", "name", "lms_id", "status", "total", "max", "late_penalty", "manual", "final", "note"])
         for r in rows:
             s = students.get(r["student"], {})
             w.writerow([r["student"], s.get("name", ""), s.get("lms_id", ""), r["status"], r["total"], f"{possible:g}",
-                        r.get("late_penalty", "0"), r.get("manual", "0"), grade(r)])
+                        r.get("late_penalty", "0"), r.get("manual", "0"), grade(r),
+                        HELD if r["student"] in holding else f"scaled x {scale:.4g}" if scale != 1.0 else ""])
     else:
         raise SystemExit(f"export: FORMAT is canvas, moodle or csv, not '{fmt}'")
     path = os.path.join(out, f"export-{fmt}.csv")
     write_atomic(path, buf.getvalue())
-    return path, len(rows), said
+    return path, len(rows), said, sorted(holding & {r["student"] for r in rows})

@@ -61,12 +61,24 @@ def refused(folder, path):
     return None
 
 
+def zip_name(info):
+    """A zip entry's name as it was written: without the UTF-8 flag Python
+    reads it as CP437, which is how Info-ZIP's zip and many others store a
+    UTF-8 name (müllerjan_... would be m├╝llerjan_...)."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        return info.filename.encode("cp437").decode("utf-8")
+    except UnicodeError:
+        return info.filename
+
+
 def archive_files(archive):
     """The regular files of a zip or tar archive: (name, size, open), links,
     folders and devices left out."""
     if archive.endswith(".zip"):
         z = zipfile.ZipFile(archive)
-        return z, [(i.filename, i.file_size, lambda i=i: z.open(i)) for i in z.infolist()
+        return z, [(zip_name(i), i.file_size, lambda i=i: z.open(i)) for i in z.infolist()
                    if not i.is_dir() and (i.external_attr >> 28) != 0o12]
     t = tarfile.open(archive)
     return t, [(m.name, m.size, lambda m=m: t.extractfile(m)) for m in t.getmembers() if m.isfile()]

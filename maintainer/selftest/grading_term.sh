@@ -6,10 +6,17 @@
 # the LMSs' bulk feedback zips; the roster kept for a regrade and make
 # similarity; the class page refreshed by make similarity and make export,
 # its counts one computation; a folder the grader cannot read refused; a
-# hostile class whose review list names exactly its hostile submissions; a
+# hostile class whose review list names exactly its hostile submissions
+# and the one that hangs; ids of MANUAL and a download's student that
+# the roster lacks refused by name, and a Canvas file no layout reads; a
+# login in another script read; HOLD exports a grade blank, "held for
+# review"; a Moodle export of a Canvas download refused in one line;
+# similarity on another class leaves the graded class's page alone; a
 # CPU-only grading of lab 3 refused before any preparation without
-# --cpu-only, kept in the term's settings, and exported only with
-# --partial, out of the points it could award; similarity on a class grown
+# --cpu-only, kept in the term's settings, and exported only with PARTIAL,
+# out of the points it could award or scaled to the lab's, its histogram
+# out of the points awarded and its results.json's GPU tests skipped, not
+# failed; similarity on a class grown
 # from one shared start (the start as --base: the copy pair first) and
 # against a past term kept in the archive;
 # a grading stopped by Ctrl-C writes its gradebook and resumes to the same
@@ -49,36 +56,69 @@ in=$OUT/canvas
 mkdir -p "$in"
 cp "$REF1" "$in/jensenbob_12345_678910_matmult.c"
 cp "$PART1" "$in/doealice_late_12346_678911_matmult.c"
+# A login in another script than ASCII's is read as the others are.
+cp "$REF1" "$in/müllerjan_1004_5004_matmult.c"
 # The whole class as Canvas hands it out: one zip of those files.
 (cd "$in" && zip -q ../submissions.zip ./*)
 printf '%s\n' "Student,ID,SIS User ID,SIS Login ID,Section,Email,Submitted" \
     "Bob Jensen,12345,S-0045,bjensen,A,bob@example.edu,2026-11-20T20:00" \
     "Alice Doe,12346,S-0046,adoe,A,alice@example.edu,2026-11-22T10:00" \
-    "Carl Absent,12347,S-0047,cabsent,B,carl@example.edu," >"$OUT/roster.csv"
+    "Carl Absent,12347,S-0047,cabsent,B,carl@example.edu," \
+    "Jan Müller,1004,S-0048,jmuller,B,jan@example.edu,2026-11-20T21:00" >"$OUT/roster.csv"
 printf '%s\n' "student,points,comment" "bjensen,3,report" "adoe,2,report" >"$OUT/manual.csv"
+# Ids that are not the class's are refused, listed, before any preparation:
+# a typo, a Canvas-style name for adoe; a download's student the roster
+# lacks; a file of the download that no layout reads.
+printf '%s\n' "student,points,comment" "adeo,1,typo" "DoeAlice,1,Canvas's name" "bjensen,3,report" \
+    >"$OUT/manual-typos.csv"
+instructor/grade --no-perf --roster "$OUT/roster.csv" --manual "$OUT/manual-typos.csv" \
+    -o "$OUT/refused-grades" 1 "$in" >"$OUT/manual-typos.log" 2>&1
+rc_typos=$?
+grep -v "^Jan Müller" "$OUT/roster.csv" >"$OUT/roster-short.csv"
+instructor/grade --no-perf --roster "$OUT/roster-short.csv" -o "$OUT/refused-grades" 1 "$in" \
+    >"$OUT/roster-short.log" 2>&1
+rc_short=$?
+mkdir -p "$OUT/canvas-odd"
+cp "$in"/*_matmult.c "$OUT/canvas-odd/"
+cp "$REF1" "$OUT/canvas-odd/matmult (1).c"
+instructor/grade --no-perf --roster "$OUT/roster.csv" -o "$OUT/refused-grades" 1 "$OUT/canvas-odd" \
+    >"$OUT/canvas-odd.log" 2>&1
+rc_odd=$?
+if [ "$rc_typos" != 0 ] &&
+    grep -q "names 2 students not in the class: DoeAlice (did you mean adoe (Alice Doe)?), adeo (did you mean adoe (Alice Doe)?)" "$OUT/manual-typos.log" &&
+    [ "$rc_short" != 0 ] && grep -q "does not name 1 student of the Canvas download: müllerjan (user id 1004)" "$OUT/roster-short.log" &&
+    [ "$rc_odd" != 0 ] && grep -q "which no layout reads: 'matmult (1).c'" "$OUT/canvas-odd.log" &&
+    ! grep -q "preparing" "$OUT"/{manual-typos,roster-short,canvas-odd}.log; then
+    pass "ids not in the class refused, each named: MANUAL's adeo and DoeAlice (both: did you mean adoe?), a download's müllerjan the roster lacks, a file 'matmult (1).c' no layout reads"
+else
+    fail "unknown ids or names not refused by name (status $rc_typos/$rc_short/$rc_odd; see $OUT/manual-typos.log, $OUT/roster-short.log, $OUT/canvas-odd.log)"
+fi
 instructor/grade --no-perf --roster "$OUT/roster.csv" --deadline 2026-11-20T23:59 --late-per-day 10 \
     --manual "$OUT/manual.csv" -o "$OUT/canvas-grades" 1 "$OUT/submissions.zip" >"$OUT/canvas.log" 2>&1
 rc=$?
 gb=$OUT/canvas-grades/gradebook.csv
 MAX=$(col "$gb" bjensen max)
-if [ "$rc" = 0 ] && grep -q "a Canvas download: 3 students" "$OUT/canvas.log" &&
+if [ "$rc" = 0 ] && grep -q "a Canvas download: 4 students" "$OUT/canvas.log" &&
     [ "$(col "$gb" bjensen total)" = "$MAX" ] && [ "$(col "$gb" bjensen final)" = "$((MAX + 3))" ] &&
-    [ "$(col "$gb" adoe late_days)" = 2 ] && [ "$(col "$gb" cabsent status)" = "no submission" ]; then
-    pass "Canvas's whole-class zip + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission"
+    [ "$(col "$gb" adoe late_days)" = 2 ] && [ "$(col "$gb" cabsent status)" = "no submission" ] &&
+    [ "$(col "$gb" jmuller total)" = "$MAX" ]; then
+    pass "Canvas's whole-class zip + roster: bjensen $MAX/$MAX (+3 manual = $((MAX + 3))), adoe $(col "$gb" adoe total) 2 days late (-$(col "$gb" adoe late_penalty)), cabsent no submission, müllerjan (jmuller) $MAX/$MAX"
 else
     fail "Canvas download + roster: status $rc, gradebook not as expected (see $OUT/canvas.log, $gb)"
 fi
 PART_TOTAL=$(col "$gb" adoe total)
-instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export.log" 2>&1 &&
-    instructor/export -o "$OUT/canvas-grades" 1 moodle >>"$OUT/export.log" 2>&1
+instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/export.log" 2>&1
+instructor/export -o "$OUT/canvas-grades" 1 moodle >"$OUT/export-moodle.log" 2>&1
+rc_moodle=$?
 ex=$OUT/canvas-grades/export-canvas.csv
 if head -1 "$ex" | grep -qx "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1" &&
     grep -qx "Bob Jensen,12345,S-0045,bjensen,A,$((MAX + 3))" "$ex" && grep -q "^Carl Absent,12347,S-0047,cabsent,B,0$" "$ex" &&
-    grep -q "^Alice Doe,alice@example.edu,," "$OUT/canvas-grades/export-moodle.csv" &&
-    grep -q "instructor/INSTRUCTORS.md" "$OUT/export.log"; then
-    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs and SIS User IDs from the roster, the final grade) and Moodle's (e-mail, its ID number left empty without one, feedback); the message names instructor/INSTRUCTORS.md"
+    grep -qx "Jan Müller,1004,S-0048,jmuller,B,$MAX" "$ex" && grep -q "instructor/INSTRUCTORS.md" "$OUT/export.log" &&
+    [ "$rc_moodle" != 0 ] && [ "$(wc -l <"$OUT/export-moodle.log")" = 1 ] &&
+    grep -q "the class is a Canvas download" "$OUT/export-moodle.log" && [ ! -e "$OUT/canvas-grades/feedback-moodle.zip" ]; then
+    pass "make export: Canvas's import CSV ($(wc -l <"$ex") lines, IDs and SIS User IDs from the roster, the final grade); the message names instructor/INSTRUCTORS.md; FORMAT=moodle of this Canvas download refused in one line, no empty feedback zip"
 else
-    fail "make export: the CSVs are not as expected (see $OUT/export.log, $ex)"
+    fail "make export: the CSVs are not as expected, or FORMAT=moodle not refused (see $OUT/export.log, $OUT/export-moodle.log, $ex)"
 fi
 # Each grade explains itself where the student reads it: the late student's
 # feedback.txt and results.json carry the autograded points, the penalty,
@@ -101,7 +141,7 @@ fi
 # NAME_PARTICIPANT_assignfeedback_file).
 fz=$OUT/canvas-grades/feedback-canvas.zip
 listing=$(unzip -Z1 "$fz" 2>/dev/null | sort | tr '\n' ' ')
-if [ "$listing" = "adoe_12346_678911_feedback.txt bjensen_12345_678910_feedback.txt " ] &&
+if [ "$listing" = "adoe_12346_678911_feedback.txt bjensen_12345_678910_feedback.txt jmuller_1004_5004_feedback.txt " ] &&
     unzip -p "$fz" adoe_12346_678911_feedback.txt | cmp -s - "$fb" &&
     grep -q "left out, the download names no file of theirs: cabsent" "$OUT/export.log"; then
     pass "make export FORMAT=canvas: feedback-canvas.zip for Canvas's bulk upload: $listing(cabsent, with nothing handed in, left out and said)"
@@ -145,11 +185,44 @@ if [ -s "$page" ] && [ "$refreshed" = "$abs_grades/class.html" ] &&
 else
     fail "the class page is stale or miscounts (see $page, $OUT/export2.log: $refreshed)"
 fi
+# HOLD: a grade held for review is exported blank, its feedback in the zip
+# says so, not the grade, and the review column and the class page list it.
+instructor/grade --no-perf --hold adoe -o "$OUT/canvas-grades" 1 "$in" >"$OUT/hold.log" 2>&1
+rc=$?
+instructor/export -o "$OUT/canvas-grades" 1 canvas >"$OUT/hold-export.log" 2>&1
+held_fb=$(unzip -p "$OUT/canvas-grades/feedback-canvas.zip" adoe_12346_678911_feedback.txt 2>/dev/null)
+if [ "$rc" = 0 ] && grep -qx "Alice Doe,12346,S-0046,adoe,A," "$ex" &&
+    grep -qx "Bob Jensen,12345,S-0045,bjensen,A,$((MAX + 3))" "$ex" && [[ $held_fb == *"held for review"* ]] &&
+    grep '^adoe,' "$gb" | grep -q "held for review" && grep -q "held for review, their grades left blank: adoe" "$OUT/hold-export.log" &&
+    grep -q "<td class='msg'>.*held for review" "$page"; then
+    pass "HOLD=adoe: her grade exported blank, her feedback in the zip says 'held for review', not the grade; the review column and the class page list her"
+else
+    fail "HOLD=adoe: not held (status $rc; see $OUT/hold.log, $OUT/hold-export.log, $ex)"
+fi
+instructor/export --hold none -o "$OUT/canvas-grades" 1 canvas >"$OUT/hold-none.log" 2>&1
+grep -qx "Alice Doe,12346,S-0046,adoe,A,$final" "$ex" && pass "HOLD=none releases the grade held" ||
+    fail "HOLD=none: the grade still held (see $OUT/hold-none.log, $ex)"
+# make similarity on another class leaves this grading's page as it is,
+# even when told this grading (its gradebook holds none of them).
+if command -v sim_c >/dev/null; then
+    for s in x y; do mkdir -p "$OUT/other/$s"; cp "$REF1" "$OUT/other/$s/"; done
+    before=$(md5sum <"$page")
+    instructor/similarity -o "$OUT/other-sim" 1 "$OUT/other" >"$OUT/other-sim.log" 2>&1
+    instructor/similarity --grades "$OUT/canvas-grades" -o "$OUT/other-sim" 1 "$OUT/other" >>"$OUT/other-sim.log" 2>&1
+    if [ "$before" = "$(md5sum <"$page")" ] && grep -q "most alike pairs of" "$page" && ! grep -q "x and y" "$page" &&
+        grep -q "not shown on the class page of .*its gradebook does not hold x, y" "$OUT/other-sim.log" &&
+        [ -s "$OUT/other-sim/report.html" ]; then
+        pass "similarity -o on another class writes only into its own folder: the graded class's page keeps its own pairs"
+    else
+        fail "similarity on another class changed the graded class's page (see $OUT/other-sim.log, $page)"
+    fi
+fi
 mkdir -p "$OUT/loose"
 cp "$REF1" "$OUT/loose/"
 if ! instructor/grade --no-perf -o "$OUT/loose-grades" 1 "$OUT/loose" >"$OUT/loose.log" 2>&1 &&
-    grep -q "holds no submission the grader can read" "$OUT/loose.log"; then
-    pass "a folder of loose files is refused with the layouts the grader reads, not '0 submissions'"
+    grep -q "holds no submission the grader can read" "$OUT/loose.log" &&
+    grep -q "not read: matmult.c" "$OUT/loose.log"; then
+    pass "a folder of loose files is refused, naming what it could not read and the layouts the grader reads, not '0 submissions'"
 else
     fail "a folder of loose files: no error that says why (see $OUT/loose.log)"
 fi
@@ -347,19 +420,25 @@ HOSTILE="h02_fork_bomb h05_write_outside h06_read_reference h15_network"
 for s in c01_reference m05_knm_m_and_n_swapped b01_does_not_compile $HOSTILE; do
     cp -r "$OUT/gen/submissions/$s" "$hc/" || fail "the generator made no $s"
 done
+# and one whose matmult_knm hangs on larger sizes: its tests there time
+# out, the rest pass, so it is graded, and reviewed for its time-outs.
+mkdir -p "$hc/t01_knm_hangs"
+awk '{ print } /^void matmult_knm\(/ { knm = 1 } knm && /^\{/ { print "    if (m > 16) for (volatile int spin = 1; spin;) { }"; knm = 0 }' \
+    "$REF1" >"$hc/t01_knm_hangs/matmult.c"
 instructor/grade -j 2 --no-perf --wall 120 -o "$OUT/hostile-grades" 1 "$hc" >"$OUT/hostile.log" 2>&1
 listed=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
 from grading import classpage
 lab, rows = classpage.load(sys.argv[1])
 print(" ".join(sorted(s for s, _ in classpage.review(rows))))' "$OUT/hostile-grades" 2>&1)
 hreview() { awk -F, -v s="$1" '$1 == s' "$OUT/hostile-grades/gradebook.csv"; }
-if [ "$listed" = "$HOSTILE" ] && hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
+if [ "$listed" = "$HOSTILE t01_knm_hangs" ] && hreview t01_knm_hangs | grep -q "time-out in knm_sizes" &&
+    hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
     hreview h06_read_reference | grep -q "sandbox refused: opened outside the sandbox's view: .*reference/lab1-matmult/matmult.c" &&
     hreview h15_network | grep -q "sandbox refused: network refused" &&
     grep -q "<td class='msg'>sandbox refused" "$OUT/hostile-grades/class.html"; then
-    pass "review: the list names exactly the hostile submissions ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections)"
+    pass "review: the list names exactly the hostile submissions and the one that hangs ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections), the hang's time-outs in its review column"
 else
-    fail "review: the list names '$listed', not '$HOSTILE' (see $OUT/hostile-grades/gradebook.csv)"
+    fail "review: the list names '$listed', not '$HOSTILE t01_knm_hangs' (see $OUT/hostile-grades/gradebook.csv)"
 fi
 
 # --- A CPU-only grading of a lab with GPU tests ---------------------------
@@ -388,17 +467,41 @@ read -r MAX3 GPU3 < <(python3 -c 'import json, sys; l = json.load(open(sys.argv[
 AWARD3=$(awk -v m="$MAX3" -v g="$GPU3" 'BEGIN { print m - g }')
 instructor/export -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-export.log" 2>&1
 rc_refused=$?
-instructor/export --partial -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-partial.log" 2>&1
+instructor/export --partial awarded -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-partial.log" 2>&1
 rc_partial=$?
 points=$(sed -n 2p "$OUT/lab3-grades/export-canvas.csv" 2>/dev/null | awk -F, '{ print $NF }')
+awarded=$(sed -n 3p "$OUT/lab3-grades/export-canvas.csv" 2>/dev/null | awk -F, '{ print $NF }')
+instructor/export --partial scaled -o "$OUT/lab3-grades" 3 canvas >"$OUT/lab3-scaled.log" 2>&1
+rc_scaled=$?
+scaled_points=$(sed -n 2p "$OUT/lab3-grades/export-canvas.csv" 2>/dev/null | awk -F, '{ print $NF }')
+scaled=$(sed -n 3p "$OUT/lab3-grades/export-canvas.csv" 2>/dev/null | awk -F, '{ print $NF }')
+# the reference: every point this host could award, + 1 manual
+want_scaled=$(awk -v m="$MAX3" 'BEGIN { printf "%g", m + 1 }')
 if [ "$rc_again" = 0 ] && grep -q -- "--cpu-only, as .*term.json keeps it" "$OUT/lab3-again.log" &&
     [ "$rc_refused" != 0 ] && grep -q "could award $AWARD3 of lab 3's $MAX3 points" "$OUT/lab3-export.log" &&
-    [ "$rc_partial" = 0 ] && grep -q "warning: a partial grading" "$OUT/lab3-partial.log" && [ "$points" = "$AWARD3" ] &&
+    grep -q "PARTIAL=awarded .*PARTIAL=scaled" "$OUT/lab3-export.log" &&
+    [ "$rc_partial" = 0 ] && grep -q "warning: a partial grading.*give the assignment $AWARD3 points in the LMS" "$OUT/lab3-partial.log" &&
+    [ "$points" = "$AWARD3" ] && [ "$awarded" = "$((AWARD3 + 1))" ] &&
+    [ "$rc_scaled" = 0 ] && grep -q "exported scaled to $MAX3" "$OUT/lab3-scaled.log" &&
+    [ "$scaled_points" = "$MAX3" ] && [ "$scaled" = "$want_scaled" ] &&
     grep -q "this host could award $AWARD3: $GPU3 need a GPU" "$OUT/lab3-grades/students/s1/feedback.txt" &&
     grep -q "^  manual      +1 (report)" "$OUT/lab3-grades/students/s1/feedback.txt"; then
-    pass "CPU-only: --cpu-only kept for the next run; make export refused without --partial, then Points Possible $AWARD3 of $MAX3 with a warning; the feedback says what this host could award"
+    pass "CPU-only: --cpu-only kept for the next run; make export refused without PARTIAL, naming both ways; PARTIAL=awarded: Points Possible $AWARD3 of $MAX3, the reference $awarded (+1 manual); PARTIAL=scaled: of $MAX3, $scaled; each with a warning that says how to enter it; the feedback says what this host could award"
 else
-    fail "CPU-only: export of the partial grading not as wanted (status $rc_again/$rc_refused/$rc_partial, Points Possible '$points', want $AWARD3 of $MAX3; see $OUT/lab3*.log)"
+    fail "CPU-only: export of the partial grading not as wanted (status $rc_again/$rc_refused/$rc_partial/$rc_scaled, Points Possible '$points' '$scaled_points', grades '$awarded' '$scaled', want $AWARD3 of $MAX3 and $want_scaled of $MAX3; see $OUT/lab3*.log)"
+fi
+# Its histogram is binned out of what the host could award (the reference
+# in the top bin), and its results.json marks the GPU tests skipped.
+skips=$(python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["tests"]
+print(sum(1 for x in t if x["output"].startswith("SKIP") and "status" not in x and "skipped" in x.get("tags", [])),
+      sum(1 for x in t if x["output"].startswith("SKIP") and x.get("status") == "failed"))' \
+    "$OUT/lab3-grades/students/s1/results.json" 2>&1)
+if grep -q "out of $AWARD3 (this host could award $AWARD3 of $MAX3" "$OUT/lab3-grades/histogram.txt" &&
+    grep -q "^ *[0-9.]* - *$AWARD3.0\]    1 #" "$OUT/lab3-grades/histogram.txt" && [ "${skips#* }" = 0 ] && [ "${skips% *}" -gt 0 ]; then
+    pass "CPU-only: the histogram out of $AWARD3, the reference in its top bin; results.json: ${skips% *} GPU tests skipped, none failed"
+else
+    fail "CPU-only: histogram or results.json not as wanted (skipped/failed: $skips; see $OUT/lab3-grades/histogram.txt)"
 fi
 
 # --- Similarity with a base and a memory ----------------------------------

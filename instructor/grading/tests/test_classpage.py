@@ -54,6 +54,18 @@ class Page(unittest.TestCase):
                                  {"student": "z", "status": "graded", "flags": "sandbox refused: left 3 (x)"}])
         self.assertEqual([s for s, _ in rows], ["z", "a"])
 
+    def test_a_held_grade_is_reviewed(self):
+        with open(os.path.join(self.out, "term.json"), "w") as f:
+            json.dump({"students": {"c": {"no_submission": True}}, "hold": ["a"]}, f)
+        rows = dict(classpage.review(classpage.load(self.out)[1]))
+        self.assertEqual(rows["a"], "fork; held for review")
+
+    def test_a_hang_is_reviewed(self):
+        # lab 6's tests run their code under mpirun: a hang is a FAIL there
+        hung = {"student": "h", "status": "graded", "flags": "", "tests": [
+            {"name": "baseline_four_ranks", "output": "FAIL: mpirun -np 4 lab6_check ran out of time (a hang)"}]}
+        self.assertEqual(classpage.review([hung]), [("h", "time-out in baseline_four_ranks")])
+
     def test_default_similarity_folder_is_the_kits(self):
         here = os.getcwd()
         try:

@@ -70,7 +70,7 @@ class Explain(unittest.TestCase):
             json.dump(self.lab, f)
         with open(os.path.join(self.out, "term.json"), "w") as f:
             json.dump(self.term, f)
-        path, _, _ = term.export(self.out, "csv")
+        path, _, _, _ = term.export(self.out, "csv")
         with open(path, newline="") as f:
             row = next(r for r in csv.DictReader(f) if r["student"] == "late")
         self.assertEqual((res["score"], float(row["final"])), (25, 25))
@@ -93,13 +93,13 @@ class Zips(unittest.TestCase):
                 "nolms": {},
                 "carl": {"lms": "canvas", "lms_id": "12347", "no_submission": True}}
 
-    def build(self, fmt):
+    def build(self, fmt, held=()):
         with tempfile.TemporaryDirectory() as out:
             for sid in self.students:
                 os.makedirs(os.path.join(out, "students", sid))
                 with open(os.path.join(out, "students", sid, "feedback.txt"), "w") as f:
                     f.write(f"feedback of {sid}\n")
-            path, put, left = lms_feedback.build(out, fmt, self.students, sorted(self.students))
+            path, put, left = lms_feedback.build(out, fmt, self.students, sorted(self.students), held)
             with zipfile.ZipFile(path) as z:
                 return {n: z.read(n).decode() for n in z.namelist()}, put, left
 
@@ -110,6 +110,13 @@ class Zips(unittest.TestCase):
         (name, text), = files.items()
         self.assertEqual(canvas_reads(name), ["12346", "678911"])
         self.assertEqual(text, "feedback of adoe\n")
+
+    def test_a_held_grade_is_not_in_the_feedback(self):
+        files, put, _ = self.build("canvas", held={"adoe"})
+        self.assertEqual(put, ["adoe"])
+        (text,) = files.values()
+        self.assertIn("held for review", text)
+        self.assertNotIn("feedback of adoe", text)
 
     def test_moodle_names_read_back_by_moodle(self):
         files, put, left = self.build("moodle")

@@ -34,6 +34,20 @@ class Code(unittest.TestCase):
             self.assertEqual(review.review_flags(os.path.join(d, "sub"), [os.path.join(d, "ref")]), "kill")
 
 
+class Hung(unittest.TestCase):
+    def test_every_kind_of_time_out_is_found(self):
+        outs = {"t1": "TIMEOUT: no result within the time limit of 10 s (an endless loop, ...)",
+                "mpi": "FAIL: mpirun -np 4 lab6_tq_check 4 ran out of time (a hang: a missing or mismatched "
+                       "exchange?) (exit status 124)",
+                "watchdog": "FAIL: rank 0: FAIL TIMEOUT: case 3: no end within the case's time limit",
+                "refusal": "FAIL: mpirun -np 2 prog bad: no end within 20 s (expected a clean refusal)",
+                "wrong": "FAIL: expected 1, got 2", "ok": "PASS"}
+        r = {"tests": [{"name": n, "output": o} for n, o in outs.items()]}
+        self.assertEqual(review.timeouts(r), ["t1", "mpi", "watchdog", "refusal"])
+        self.assertEqual(review.timeout_flag(r), "time-out in t1, mpi, watchdog, refusal")
+        self.assertEqual(review.timeout_flag({"tests": []}), "")
+
+
 class Record(unittest.TestCase):
     def test_refusals_in_words(self):
         with tempfile.TemporaryDirectory() as d:

@@ -1,5 +1,9 @@
 """The similarity report's own parts: reading sim_c's output, leaving the
 skeleton's code out, the pair scores and their ranking, one class's text."""
+import argparse
+import contextlib
+import io
+import json
 import os
 import tarfile
 import tempfile
@@ -86,6 +90,39 @@ class Similarity(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ClassPage(unittest.TestCase):
+    """A report is shown on a grading's class page only when that grading
+    is named or the default, and holds every student compared."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.grades = os.path.join(self.tmp.name, "grades")
+        os.makedirs(self.grades)
+        with open(os.path.join(self.grades, "lab.json"), "w") as f:
+            json.dump({"num": "1", "name": "lab1-matmult", "max_points": 34, "columns": []}, f)
+        with open(os.path.join(self.grades, "gradebook.csv"), "w") as f:
+            f.write("student,status,total,max,review\nann,graded,34,34,\nbob,graded,30,34,\n")
+        self.out = os.path.join(self.tmp.name, "sim")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def shown(self, out, grades, texts):
+        with contextlib.redirect_stderr(io.StringIO()):
+            sim.show_on_class_page(argparse.Namespace(out=out, grades=grades), self.grades, self.out, texts)
+        return os.path.exists(os.path.join(self.grades, "class.html"))
+
+    def test_another_folder_leaves_the_grading_alone(self):
+        self.assertFalse(self.shown(self.out, None, {"ann": [], "bob": []}))  # -o alone: its own folder only
+        self.assertFalse(self.shown(self.out, self.grades, {"ann": [], "zed": []}))  # zed: not in the gradebook
+        self.assertFalse(os.path.exists(os.path.join(self.grades, "term.json")))
+
+    def test_the_gradings_own_class_is_shown(self):
+        self.assertTrue(self.shown(self.out, self.grades, {"ann": [], "bob": []}))
+        with open(os.path.join(self.grades, "term.json")) as f:
+            self.assertEqual(json.load(f)["similarity"], self.out)
 
 
 class PerFile(unittest.TestCase):

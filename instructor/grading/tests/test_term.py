@@ -49,7 +49,7 @@ class Export(unittest.TestCase):
         self.assertEqual(self.finals["bjensen"]["final"], 40)
 
     def read(self, fmt):
-        path, n, _ = term.export(self.out, fmt)
+        path, n, _, _ = term.export(self.out, fmt)
         with open(path, newline="") as f:
             return list(csv.reader(f))
 
@@ -69,6 +69,40 @@ class Export(unittest.TestCase):
     def test_unknown_format(self):
         with self.assertRaises(SystemExit):
             term.export(self.out, "blackboard")
+
+    def test_held_for_review(self):
+        path, _, _, held = term.export(self.out, "moodle", hold="adoe")
+        self.assertEqual(held, ["adoe"])
+        self.assertEqual(term.load(self.out)["hold"], ["adoe"])  # kept for the next export
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[1][3:], ["", "held for review"])  # a blank grade, the comment
+        self.assertEqual(rows[2][3], "40")
+        self.assertEqual(self.read("canvas")[2][-1], "")
+        _, _, _, held = term.export(self.out, "csv", hold="none")
+        self.assertEqual((held, term.load(self.out)["hold"]), ([], []))
+
+    def test_unknown_ids_refused_with_what_they_likely_mean(self):
+        with self.assertRaises(SystemExit) as e:
+            term.export(self.out, "canvas", hold="DoeAlice,adeo,zed")
+        said = str(e.exception)
+        self.assertIn("HOLD names 3 students not in the class", said)
+        self.assertIn("DoeAlice (did you mean adoe (Alice Doe)?)", said)
+        self.assertIn("adeo (did you mean adoe (Alice Doe)?)", said)
+        self.assertIn("zed.", said)
+        self.assertNotIn("hold", term.load(self.out))
+
+    def test_moodle_export_of_a_canvas_download_refused(self):
+        t = term.load(self.out)
+        for info in t["students"].values():
+            info["lms"] = "canvas"
+        with open(os.path.join(self.out, "term.json"), "w") as f:
+            json.dump(t, f)
+        with self.assertRaises(SystemExit) as e:
+            term.export(self.out, "moodle")
+        self.assertIn("the class is a Canvas download", str(e.exception))
+        self.assertNotIn("\n", str(e.exception))  # one line
+        self.assertEqual(self.read("canvas")[0][-1], "Lab 2")
 
 
 class Account(unittest.TestCase):
@@ -97,22 +131,31 @@ class Account(unittest.TestCase):
         self.assertEqual((f["late_days"], f["late_penalty"], f["graded"]), (2, 8.2, 41))  # 20% of 41, not of 53
         self.assertEqual(term.finals(self.term, self.recs)["late"]["late_penalty"], 10.6)  # all graded: of 53
 
-    def test_partial_export_refused_without_the_flag(self):
+    def test_partial_export_refused_without_the_choice(self):
         with self.assertRaises(SystemExit) as e:
             term.export(self.out, "canvas")
         self.assertIn("could award 41 of lab 7's 53", str(e.exception))
-        self.assertIn("--partial", str(e.exception))
+        self.assertIn("PARTIAL=awarded", str(e.exception))
+        self.assertIn("PARTIAL=scaled", str(e.exception))
 
     def test_partial_export_out_of_what_was_graded(self):
-        path, n, said = term.export(self.out, "canvas", partial=True)
+        path, n, said, _ = term.export(self.out, "canvas", partial="awarded")
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
-        self.assertIn("partial", said)
+        self.assertIn("give the assignment 41 points in the LMS", said)
         self.assertEqual(rows[1][-1], "41")                    # Points Possible: what this host could award
         self.assertEqual(rows[2], ["Late Lee", "7", "S-7", "late", "", "32.8"])  # SIS User ID from the roster
 
+    def test_partial_export_scaled(self):
+        path, n, said, _ = term.export(self.out, "canvas", partial="scaled")
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertIn("scaled to 53", said)
+        self.assertEqual(rows[1][-1], "53")
+        self.assertEqual(rows[2][-1], "42.4")  # (41 - 8.2) x 53/41
+
     def test_moodle_idnumber_from_the_roster(self):
-        path, _, _ = term.export(self.out, "moodle", partial=True)
+        path, _, _, _ = term.export(self.out, "moodle", partial="awarded")
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
         self.assertEqual(rows[1][:4], ["Late Lee", "l@u.edu", "u7", "32.8"])

@@ -2,6 +2,8 @@
 student's files found at any depth."""
 import io
 import os
+import shutil
+import subprocess
 import tarfile
 import tempfile
 import unittest
@@ -121,6 +123,16 @@ class WholeClass(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(folder)), ["doealice_late_12346_678911_matmult.c",
                                                           "jensenbob_12345_678910_matmult.c"])
             self.assertEqual(unpack.class_folder(d, "unused", "grade"), d)  # a folder as it is
+
+    @unittest.skipUnless(shutil.which("zip"), "Info-ZIP's zip is not installed")
+    def test_a_utf8_name_without_the_zip_flag(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "in"))
+            open(os.path.join(d, "in", "müllerjan_1004_5004_matmult.c"), "w").close()
+            subprocess.run(["zip", "-q", "../submissions.zip", "müllerjan_1004_5004_matmult.c"],
+                           cwd=os.path.join(d, "in"), check=True)
+            folder = unpack.class_folder(os.path.join(d, "submissions.zip"), os.path.join(d, "dl"), "grade")
+            self.assertEqual(os.listdir(folder), ["müllerjan_1004_5004_matmult.c"])
 
     def test_not_a_class(self):
         with tempfile.TemporaryDirectory() as d:
