@@ -22,7 +22,9 @@
 #     another order ("another order of additions?"), the answer of the
 #     step before the last ("one step behind?");
 #   - lab 6's taskqueue with a data race: the TSan failure names the first
-#     race's two accesses in the student's file.
+#     race's two accesses in the student's file;
+#   - lab 6's baseline without its first synchronize: the failure shows the
+#     backend's own reason, not only "returned -1".
 # The lines a student would see are kept in build/selftest/student/.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -327,10 +329,38 @@ tsan6() {
         fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
 }
 
+# Lab 6's baseline without the synchronize between pack and MPI: the
+# backend refuses the next launch with a line of its own, which the test's
+# FAIL text must carry (the checker's line says only "returned -1").
+reason6() {
+    local dir log=$OUT/lab6-reason f
+    dir=$(cd "$COPY" && echo labs/lab6-*)
+    if ! selftest_nvcc >/dev/null; then
+        skip "lab 6: no nvcc here to build it"
+        return
+    fi
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
+        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+    done
+    # the first "if (be->synchronize())" and its "return -1;"
+    sed -i '0,/if (be->synchronize())/{/if (be->synchronize())/{N;d}}' "$COPY/$dir/halo_baseline.c"
+    if cmp -s "$COPY/$dir/halo_baseline.c" "reference/${dir#labs/}/halo_baseline.c" ||
+        ! in_copy "$log-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the baseline without synchronize is not made or does not build (see $log-build.log)"
+        return
+    fi
+    in_copy "$log.log" make --no-print-directory check CHECK_ARGS="--only baseline_two_ranks"
+    sed -n '/^  FAIL .* baseline_two_ranks:/,/^score/p' "$log.log" | grep -q '^host backend: a launch while the previous one runs (synchronize first)' &&
+        pass "lab 6: a baseline without synchronize: the failure carries the backend's reason: $(grep -m1 '^host backend' "$log.log")" ||
+        fail "lab 6: a baseline without synchronize: the backend's reason is not in the failure (see $log.log)"
+}
+
 m_pi
 play 1 matmult.c matmult_nat
 play 5 stencil_cpu.c stencil_region_cpu
 cu_syntax 3 matmult_gpu.cu
 cu_syntax 7 fp_cuda.cu
 tsan6
+reason6
 summary
