@@ -127,7 +127,12 @@ $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 .PHONY: all kit check
 .DELETE_ON_ERROR:
 
+# Its time is the last successful build's (make check's test of a file
+# edited since): the test program's own is not, when a file saved again
+# unchanged rebuilt nothing.
+BUILT := $(BUILD)/built
 all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS)
+	@touch $(BUILT)
 	@$(GIVEN_NOTE)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
 
@@ -266,9 +271,11 @@ endif
 # hang budget (AG_HANG_BUDGET, runner.h): every test gets its own limit,
 # and it repeats the tests a race can pass by luck itself (repeat.conf).
 ifneq ($(origin CALL_VIOLATIONS),command line)
-STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); for f in $(STUDENT_FILES); do \
-    if [ "$$src/$$f" -nt $(TEST_BIN) ] || [ $(BUILD)/student/$$f -nt $(TEST_BIN) ]; then \
-    echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)' (and fix what it reports) before make check" >&2; exit 2; fi; done
+STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); \
+    case "$$src" in $(LAB_DIR)) again= ;; $(REF_DIR)) again=" IMPL=reference" ;; *) again=" SUBMISSION=$$src" ;; esac; \
+    for f in $(STUDENT_FILES); do \
+    if [ "$$src/$$f" -nt $(BUILT) ] || [ $(BUILD)/student/$$f -nt $(BUILT) ]; then \
+    echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)$$again' (and fix what it reports) before make check" >&2; exit 2; fi; done
 STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60} $(if $(wildcard $(TEST_DIR)/repeat.conf),AG_REPEAT_CONF=$(TEST_DIR)/repeat.conf)
 endif
 

@@ -163,6 +163,14 @@ sed -i '$d' "$HANDIN/matmult.c"
 grep -q "built from $HANDIN" "$OUT/handin.log" && ! grep -q '^note:' "$OUT/handin.log" &&
     pass "with the kit's header back, make lab1 SUBMISSION=DIR && make check build and run the hand-in, no note" ||
     fail "make lab1 SUBMISSION=DIR with the kit's header (see $OUT/handin.log)"
+# A hand-in saved again: make check names the build that brings it in, and
+# after it (nothing to recompile) runs.
+touch "$HANDIN/matmult.c"
+(cd "$COPY" && make --no-print-directory check) >"$OUT/handin-stale.log" 2>&1
+(cd "$COPY" && make --no-print-directory lab1 SUBMISSION="$HANDIN" && make --no-print-directory check) >"$OUT/handin-again.log" 2>&1
+grep -q "run 'make lab1 SUBMISSION=$HANDIN'" "$OUT/handin-stale.log" && grep -q '^score: ' "$OUT/handin-again.log" &&
+    pass "a hand-in saved since its build: make check says to run make lab1 SUBMISSION=DIR, and runs after it" ||
+    fail "a hand-in saved since its build: make check's hint or the run after make lab1 (see $OUT/handin-stale.log, $OUT/handin-again.log)"
 
 # An optional file left out of a hand-in (lab 3's matmult_gpu6.cu) is built
 # from the release's skeleton, not from labs/ where the student may have
