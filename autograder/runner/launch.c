@@ -53,6 +53,12 @@ static int explains(const char *line)
            strncmp(line, "mpirun", 6) && !strstr(line, "Sanitizer");
 }
 
+/* A sanitizer's stop after the checker's failures may be their
+ * consequence (a pack still running when the failed call returned), so it
+ * is said after them and not as their cause. */
+static const char AFTER_FAILURES[] = "after those failures the sanitizers stopped a rank (perhaps their consequence: "
+                                     "fix the first failure first; the line it names may be correct): ";
+
 /* Keeps the program's own explanations (at most 4 distinct lines, the
  * reason a FAIL line alone does not give: "returned -1") and its FAIL
  * lines (else the last 1000 bytes of its output) in out, for the failure
@@ -80,7 +86,17 @@ static int mpi_log_excerpt(const char *log, char *out, size_t cap)
         }
     }
     if (fails) {
-        snprintf(out + used, cap - used, "%s", fail_lines);
+        used += (size_t)snprintf(out + used, cap - used, "%s", fail_lines);
+        /* a sanitizer's stop written to the output (a rank's report that
+         * its log_path did not take): after the failures, as theirs */
+        rewind(fp);
+        while (fgets(line, sizeof line, fp))
+            if (strstr(line, "runtime error:") || strstr(line, "ERROR: AddressSanitizer") ||
+                strstr(line, "WARNING: ThreadSanitizer")) {
+                if (used < cap)
+                    snprintf(out + used, cap - used, "%s%s", AFTER_FAILURES, line);
+                break;
+            }
     } else {
         /* A sanitizer's report: its first error (a race or an overflow in
          * the student's code, with its stack), not the tail, which names
@@ -288,10 +304,9 @@ static void run_expecting_success(const char *program, int np, const char *args,
     if (rc == 0)
         return;
     if (after)
-        ck_abort_msg("%s %s (exit status %d)%s:\n%safter those failures the sanitizers stopped a rank (perhaps "
-                     "their consequence: fix the first failure first; the line it names may be correct): %s",
-                     name, ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed",
-                     rc, where, out, san + 2);
+        ck_abort_msg("%s %s (exit status %d)%s:\n%s%s%s", name,
+                     ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
+                     where, out, AFTER_FAILURES, san + 2);
     ck_abort_msg("%s %s (exit status %d)%s%s%s%s%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
                  san[0] ? "; the sanitizers stopped a rank: " : "", san[0] ? san + 2 : "", where, out[0] ? ":\n" : "",

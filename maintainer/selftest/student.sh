@@ -354,6 +354,21 @@ reason6() {
     sed -n '/^  FAIL .* baseline_two_ranks:/,/^score/p' "$log.log" | grep -q '^host backend: a launch while the previous one runs (synchronize first)' &&
         pass "lab 6: a baseline without synchronize: the failure carries the backend's reason: $(grep -m1 '^host backend' "$log.log")" ||
         fail "lab 6: a baseline without synchronize: the backend's reason is not in the failure (see $log.log)"
+    # ... and a sanitizer's stop after those failures (a pack that runs on
+    # after the failed call: here made certain, a store that overflows from
+    # the 31st pack on) comes after them, as their possible consequence.
+    sed -i 's|^    for (size_t i = (size_t)tid; i < n; i += (size_t)nthreads)$|    static int calls;\n    int c = __atomic_add_fetch(\&calls, 1, __ATOMIC_RELAXED);\n    if (c > 30) { int big = 2147483600; big += c * 1000; send_buf[0] = big; }\n&|' "$COPY/$dir/halo_pack.c"
+    if ! grep -q 'big += c' "$COPY/$dir/halo_pack.c" || ! in_copy "$log-san-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the pack that overflows is not made or does not build (see $log-san-build.log)"
+        return
+    fi
+    in_copy "$log-san.log" make --no-print-directory check CHECK_ARGS="--only baseline_two_ranks"
+    local fail_text
+    fail_text=$(sed -n '/^  FAIL .* baseline_two_ranks:/,/^score/p' "$log-san.log")
+    grep -q '^after those failures the sanitizers stopped a rank (perhaps their consequence' <<<"$fail_text" &&
+        ! sed -n '1,/^FAIL rank/p' <<<"$fail_text" | grep -q 'halo_pack.c' &&
+        pass "lab 6: a sanitizer's stop after failures follows them, not named as their cause: $(grep -m1 '^after those' <<<"$fail_text" | cut -c1-200)" ||
+        fail "lab 6: a sanitizer's stop after failures is missing or said as their cause (see $log-san.log)"
 }
 
 m_pi
