@@ -93,7 +93,9 @@ static int one_round(int nb, const char *variant)
         for (int b = 0; b < nb; b++)
             if (!got[b])
                 printf(" %d", b);
-        printf(" (a task lost under contention?)\n");
+        /* none at all is a queue that does nothing yet, not a race */
+        printf("%s\n", received ? " (a task lost under contention?)"
+                                 : " (none arrived: do the queue's functions post and poll yet?)");
         bad = 1;
     }
     if (bad) {
