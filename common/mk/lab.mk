@@ -298,11 +298,11 @@ check:
 # one (a lab.mk may write a demo recipe of its own instead: lab 1's).
 .PHONY: bench
 bench:
-	$(LAB_DIR)/bench.sh
+	@$(LAB_DIR)/bench.sh
 ifneq ($(wildcard $(LAB_DIR)/demo.sh),)
 .PHONY: demo
 demo:
-	$(LAB_DIR)/demo.sh
+	@$(LAB_DIR)/demo.sh
 endif
 
 -include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)

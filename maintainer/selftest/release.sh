@@ -216,3 +216,22 @@ for labdir in "$COPY"/labs/lab[0-9]*-*/; do
     [ -n "$handin" ] && [ -z "$lacks" ] && pass "lab $lab: its README's 'Hand in' line names its ${#files[@]} file(s)${optional[*]:+, ${optional[*]} optional}" ||
         fail "lab $lab: its README's 'Hand in' line is missing or lacks:$lacks"
 done
+
+# The hidden tests' names stay the instructors': none in the copy's call
+# rules or chaos lists.
+named=$(grep -l 'hidden_' "$COPY"/autograder/lab*/*.conf 2>/dev/null | head -3)
+[ -z "$named" ] && pass "the copy's calls.conf and chaos.conf name no hidden test" ||
+    fail "hidden tests named in the copy's ${named//$COPY\//}"
+
+# A wrong command line is said before a missing GPU (it is wrong on every
+# machine), naming the argument; lab 6's bench program names the bad one.
+if selftest_nvcc >/dev/null; then
+    out=$(cd "$COPY" && build/lab3/matmult_gpu gpu1 -5 10 abc 2>&1)
+    [[ "$out" == "error: m "*"-5"* ]] && pass "lab 3's driver refuses 'gpu1 -5 10 abc' for its arguments first: ${out%%$'\n'*}" ||
+        fail "lab 3's driver on 'gpu1 -5 10 abc': ${out%%$'\n'*}"
+    out=$(cd "$COPY" && timeout 30 build/lab6/lab6_bench host 9 1 abc pair 32 13 3 3 2>&1)
+    [[ "$out" == *"DEN 'abc'"* ]] && pass "lab6_bench names the bad argument: ${out%%$'\n'*}" ||
+        fail "lab6_bench does not name the bad argument: ${out%%$'\n'*}"
+else
+    skip "labs 3 and 6's programs on a wrong command line: no nvcc here to build them"
+fi

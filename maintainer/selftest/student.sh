@@ -251,6 +251,11 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
             pass "lab $lab: make demo runs the student's code: $(tail -n 1 "$log-demo.log")" ||
             fail "lab $lab: make demo fails (see $log-demo.log)"
     fi
+    # make's echo of the script is not for students: the first line is the run's
+    if [ -s "$log-demo.log" ]; then
+        head -n 1 "$log-demo.log" | grep -qE '^[^ ]*\.sh$' && fail "lab $lab: make demo's first line is a script's path: $(head -n 1 "$log-demo.log")" ||
+            pass "lab $lab: make demo's first line is the run's: $(head -n 1 "$log-demo.log")"
+    fi
     if in_copy "$log-bench.log" make --no-print-directory bench LAB="$lab" BENCH_QUICK=1; then
         pass "lab $lab: make bench BENCH_QUICK=1 works: $(grep -m1 building "$log-bench.log")"
     else
