@@ -235,3 +235,14 @@ if selftest_nvcc >/dev/null; then
 else
     skip "labs 3 and 6's programs on a wrong command line: no nvcc here to build them"
 fi
+
+# The standing's targets in the copy: a quote in a nickname is the name's
+# (refused by its rule, not a shell error), no spool is said, and a lab
+# that does not exist has no board.
+out=$(cd "$COPY" && KIT_NICKNAME_FILE=$OUT/nick make --no-print-directory nickname NAME="o'x" 2>&1)
+[[ "$out" == *"'o'x': 2 to 20 letters"* && "$out" != *"Syntax error"* ]] && pass "make nickname NAME=\"o'x\" is refused by the name's rule" ||
+    fail "make nickname NAME=\"o'x\": $out"
+out=$(cd "$COPY" && KIT_NICKNAME_FILE=$OUT/nick KIT_COURSE=/dev/null make --no-print-directory nickname NAME=warp-9 2>&1)
+[[ "$out" == *"records no runs"* ]] && pass "make nickname without a spool says so: ${out##*$'\n'}" || fail "make nickname without a spool: $out"
+out=$(cd "$COPY" && make --no-print-directory standing LAB=9 2>&1)
+[[ "$out" == *"there is no lab 9"* ]] && pass "make standing LAB=9: ${out%%$'\n'*}" || fail "make standing LAB=9: $out"

@@ -108,6 +108,12 @@ cu_syntax() {
     if [ "$lab" = 3 ]; then
         in_copy "$log-check.log" make --no-print-directory check
         score_lines "$lab" "$log-check.log"
+        # the copy's README shows lab 3's score line: its totals must be what lab 3 prints
+        local said shown
+        said=$(sed -n 's|^score: [0-9.]*\(/[0-9.]* points\) ([0-9]*%)\(; [0-9.]* points\? needs\? a GPU\).*|\1\2|p' "$log-check.log")
+        shown=$(sed -n 's|^score: [0-9.]*\(/[0-9.]* points\) ([0-9]*%)\(; [0-9.]* points\? needs\? a GPU\).*|\1\2|p' "$COPY/README.md")
+        [ -z "$said" ] || { [ "$said" = "$shown" ] && pass "lab 3: the README's sample score line has make check's totals ($said)" ||
+            fail "lab 3: the README's sample score line says '$shown', make check '$said'"; }
     fi
     cp "$COPY/$rel" "$log.orig"
     want=$(grep -n -m1 '^{' "$COPY/$rel" | cut -d: -f1)
