@@ -338,6 +338,12 @@ tsan6() {
     [ -n "$line" ] && [ "$ours" = 2 ] &&
         pass "lab 6: a data race in taskqueue.c: make check names its two accesses in the student's file: $accesses" ||
         fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
+    # ... and the variant that raced, with no "ok" for it
+    local variant
+    variant=$(sed -n 's/^lab6_tq_stress: the \(.*\) now (a race reported next is in it.*/\1/p' "$log-race.log" | tail -n 1)
+    [ -n "$variant" ] && ! grep -q "^ok $variant:" "$log-race.log" &&
+        pass "lab 6: the TSan failure names the variant that raced: the $variant" ||
+        fail "lab 6: the TSan failure does not name the variant that raced, or says ok for it (see $log-race.log)"
 }
 
 # Lab 6's baseline without the synchronize between pack and MPI: the
