@@ -59,7 +59,7 @@ awk -F, 'NR > 1 { n++; if ($4 != "" && $4 > packed) packed = $4; if (first == ""
 demo_say "$where"
 
 python3 common/demo/timeline.py "$DEMO_OUT/trace" "$DEMO_OUT/timeline.png" \
-    --title "lab 6: one iteration of each, $where$([ "$gpus" -gt 0 ] || echo ' (MPI rows alone)')" \
+    --title "lab 6, $([ "$gpus" -gt 0 ] && echo "$where" || echo "host backend (no GPU): the MPI rows alone, the blocks' threads pack in the gaps")" \
     --panel "one traced baseline iteration: pack every block, then send them (non-blocking, MPI_Waitall)=run:-3" \
     --panel "one traced taskqueue iteration: a block's send waits for its channel to say packed=run:-1" |
     while IFS= read -r line; do demo_say "$line"; done
