@@ -53,16 +53,16 @@ static void score_line(const ag_suite *suite, const ag_result *res, const ag_pla
                        char *line, size_t cap)
 {
     double for_gpus = 0, other = 0;
-    char gpu_why[300] = "", other_why[600] = "";
+    char gpu_why[500] = "", other_why[600] = "";
     for (int i = 0; i < suite->count; i++) {
         const ag_spec *sp = &suite->spec[i];
         if (res[i].status != AG_SKIP)
             continue;
         if (sp->gpus > plan->gpus) {
             for_gpus += sp->points;
-            char why[300];
+            char why[450];
             if (plan->gpus > 0)
-                snprintf(why, sizeof why, "%d GPUs: %.250s", sp->gpus, plan->gpu_reason);
+                snprintf(why, sizeof why, "%d GPUs: %.400s", sp->gpus, plan->gpu_reason);
             else
                 snprintf(why, sizeof why, "%s", plan->gpu_reason);
             add_once(gpu_why, sizeof gpu_why, why);
@@ -74,7 +74,11 @@ static void score_line(const ag_suite *suite, const ag_result *res, const ag_pla
     int n = snprintf(line, cap, "score: %g/%g points", t->score, t->max_score);
     if (t->max_score > 0 && n > 0 && (size_t)n < cap)
         n += snprintf(line + n, cap - (size_t)n, " (%.0f%%)", 100 * t->score / t->max_score);
-    if (for_gpus > 0 && n > 0 && (size_t)n < cap)
+    /* A GPU the build has no code for needs a build for it, not a cluster. */
+    if (for_gpus > 0 && n > 0 && (size_t)n < cap && plan->no_image)
+        n += snprintf(line + n, cap - (size_t)n, "; %g point%s skipped, not passed: the build, not the code (%s)",
+                      for_gpus, for_gpus == 1 ? "" : "s", gpu_why);
+    else if (for_gpus > 0 && n > 0 && (size_t)n < cap)
         n += snprintf(line + n, cap - (size_t)n, "; %g point%s need%s %s (here: %s); %s", for_gpus,
                       for_gpus == 1 ? "" : "s", for_gpus == 1 ? "s" : "",
                       plan->gpus > 0 ? "more GPUs" : "a GPU", gpu_why, AG_GPU_ROUTE);

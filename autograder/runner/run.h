@@ -46,7 +46,8 @@ typedef struct {
     int shown;             /* tests that get a line */
     double shown_points;   /* and their points */
     int gpus;              /* GPUs found (0 when no test needs one) */
-    char gpu_reason[256];  /* why not more, from the probe */
+    char gpu_reason[400];  /* why not more, from the probe */
+    int no_image;          /* why: the build has no code for a GPU here (common/cuda/gpu_image.h) */
     int lost_before;       /* a test already lost: AG_STOP_AT_FIRST_LOSS stops */
     int stop_at_loss;      /* AG_STOP_AT_FIRST_LOSS=1 */
     int not_run;           /* tests it left unrun */

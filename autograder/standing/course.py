@@ -6,9 +6,10 @@ import getpass
 import os
 
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# (KIT_IMAGE: the course's image, autograder/sched/in_image's)
+# (KIT_IMAGE: the course's image, autograder/sched/in_image's; GPU_ARCHS:
+# the build's, common/mk/cuda_arch.mk reads it, empty there is its default)
 DEFAULTS = {"STANDING_SPOOL": "", "STANDING_TOP": "10", "STANDING_AHEAD": "3", "STANDING_SALT": "", "STANDING_SLOWER": "2",
-            "KIT_IMAGE": ""}
+            "KIT_IMAGE": "", "GPU_ARCHS": ""}
 
 
 def conf_path():

@@ -93,6 +93,20 @@ bench_build() {
         echo "error: lab $BENCH_LAB ($BENCH_SOURCE) does not build (log: $dir.log)" >&2
         exit 2
     fi
+    bench_gpu_image "$dir" "make bench LAB=$BENCH_LAB"
+}
+
+# bench_gpu_image DIR WHO: a build of a GPU lab in DIR that holds no code for
+# a GPU of this host (a build made elsewhere, or for CUDA_ARCH=...) would
+# only fail at its first launch: its one line (common/cuda/gpu_image.h),
+# and exit 2. A host without GPUs passes: each benchmark says that itself.
+bench_gpu_image() {
+    local why rc=0
+    [ -x "$1/gpu_image_check" ] || return 0
+    why=$("$1/gpu_image_check") || rc=$?
+    [ "$rc" = 3 ] || return 0
+    echo "$2: $why" >&2
+    exit 2
 }
 
 # bench_progress TOTAL, after each of TOTAL runs: "DONE/TOTAL runs" in

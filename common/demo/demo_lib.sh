@@ -71,6 +71,7 @@ demo_build() {
         echo "make $DEMO_VERB LAB=$DEMO_LAB: the lab does not build from $(demo_code) (log: $dir.log)" >&2
         exit 2
     fi
+    bench_gpu_image "$dir" "make $DEMO_VERB LAB=$DEMO_LAB"
     DEMO_T0=$(date +%s.%N)
 }
 

@@ -22,9 +22,9 @@ CHECK_LIBS   := $(shell pkg-config --libs check json-c 2>/dev/null)
 NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
 CUDA_HOME    ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(NVCC_ON_PATH)),/usr/local/cuda)
 NVCC         := $(CUDA_HOME)/bin/nvcc
-CUDA_ARCH    ?= sm_90
 NVCC_OPT     ?= -O3
-NVCCFLAGS     = $(NVCC_OPT) -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra
+NVCCFLAGS     = $(NVCC_OPT) $(CUDA_GENCODE) -std=c++17 -Xcompiler -Wall,-Wextra
+include common/mk/cuda_arch.mk
 CUDA_LIBS     = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
 
 # MPI, for the labs that use it (their LAB_CFLAGS and LAB_LDLIBS), from

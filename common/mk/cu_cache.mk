@@ -14,7 +14,7 @@ CU_CACHE ?= build/cu-cache
 
 ifneq ($(CU_CACHE),)
 define cached_cu_rule
-$(BUILD)/student/$(1).o: $(BUILD)/student/$(1).cu
+$(BUILD)/student/$(1).o: $(BUILD)/student/$(1).cu $(CUDA_STAMP)
 	@key=$$$$( { echo '$$(NVCC) $$(STUDENT_NVCCFLAGS)'; cat $$< $$(wildcard $(LAB_DIR)/*.h common/*.h common/*/*.h); } | sha1sum | cut -c1-20); \
 	if cp "$(CU_CACHE)/$(1)-$$$$key.o" $$@ 2>/dev/null; then echo "nvcc $(1).cu: unchanged, object reused"; \
 	else echo "$$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@"; \

@@ -20,6 +20,8 @@
 #   LAB_LD (the linker, default gcc), CHECK_ENV, CHECK_CMD (default: the test binary),
 #   EXTRA_TARGETS   more files `all` must build (with rules of their own:
 #                   an offload probe)
+#   SANDBOX_RANKS, SANDBOX_THREADS, SANDBOX_MEM_MB  what the grading sandbox
+#                   must allow the lab's largest test (defaults below)
 #   and the lab's own `bench` and `demo` targets.
 # Its tests' autograder/labN/tests.mk (where the tests need more than the
 # test binary), included after it, sets:
@@ -45,6 +47,10 @@ REF_DIR  := reference/$(LAB_NAME)
 TEST_DIR := autograder/lab$(LAB)
 BUILD    ?= build/lab$(LAB)
 KIT_BUILD ?= build/kit/lab$(LAB)
+# The architectures the .cu objects were built for (below; a lab.mk's own
+# rules for GPU code depend on CUDA_STAMP too).
+KIT_CUDA_STAMP := $(KIT_BUILD)/cuda-arch
+CUDA_STAMP     := $(BUILD)/student/cuda-arch
 
 DRIVERS :=
 TEST_PROGRAMS :=
@@ -54,6 +60,12 @@ LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
 include $(LAB_DIR)/lab.mk
+# The grading sandbox's size (instructor/grading/sandbox.py, Limits): the
+# most processes one test runs at once (MPI ranks), the OpenMP threads each
+# may start, the address space of one process. A lab's lab.mk states its own.
+SANDBOX_RANKS   ?= 1
+SANDBOX_THREADS ?= 32
+SANDBOX_MEM_MB  ?= 4096
 include autograder/mpi_checker/checker.mk
 -include $(TEST_DIR)/tests.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
@@ -121,6 +133,34 @@ DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS) $(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(call kit_obj,$(foreach p,$(TEST_PROGRAMS),$($(p)_SRCS)))
 $(TEST_OBJS) $(GRADER_OBJS) $(TEST_PROGRAM_OBJS): KIT_CFLAGS += $(TEST_CFLAGS)
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
+
+# A lab with CUDA: its test program (and the helper make bench and make
+# demo run first, common/bench/bench_lib.sh) asks before any GPU test
+# whether the build holds code for this host's GPUs
+# (common/cuda/gpu_image.h): a build for another GPU is the build's fault,
+# said in one line, never a crash of the student's code.
+LAB_CUDA := $(strip $(filter %.cu,$(STUDENT_FILES) $(LAB_KIT_SRCS) $(TEST_SRCS) \
+    $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$($(d)_SRCS))))
+ifneq ($(LAB_CUDA),)
+GPU_IMAGE_OBJ   := $(call kit_obj,common/cuda/gpu_image.cu)
+GPU_IMAGE_CHECK := $(BUILD)/gpu_image_check
+$(GPU_IMAGE_OBJ): KIT_NVCCFLAGS += -DKIT_CUDA_BUILT='"$(CUDA_BUILT)"' -DKIT_LAB=$(LAB)
+$(GPU_IMAGE_CHECK): $(call kit_obj,common/cuda/gpu_image_check.c) $(GPU_IMAGE_OBJ) $(COMMON_LIB)
+	$(CC) -o $@ $^ $(CUDA_LIBS) -ldl
+endif
+
+# Every .cu object depends on the architectures it was built for: a build
+# for other ones (CUDA_ARCH, another host's GPUs) compiles them again. The
+# stamps change only when the architectures do, and are written only by a
+# build (a make check, and grading's build in a sandbox that cannot write
+# the kit's folder, leave them as they are).
+CUDA_STAMP_TEXT := $(CUDA_GENCODE)
+ifneq ($(LAB_CUDA),)
+ifneq ($(filter all kit,$(or $(MAKECMDGOALS),all)),)
+$(foreach f,$(KIT_CUDA_STAMP) $(CUDA_STAMP),$(shell mkdir -p $(dir $(f)) && \
+    { echo '$(CUDA_STAMP_TEXT)' | cmp -s - $(f) || echo '$(CUDA_STAMP_TEXT)' > $(f); }))
+endif
+endif
 # The lab's name reaches its tests from here only (ag_main, runner.h).
 $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 
@@ -131,14 +171,15 @@ $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 # edited since): the test program's own is not, when a file saved again
 # unchanged rebuilt nothing.
 BUILT := $(BUILD)/built
-all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS)
+all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS) $(GPU_IMAGE_CHECK)
 	@touch $(BUILT)
 	@$(GIVEN_NOTE)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
+	$(if $(LAB_CUDA),@echo "lab$(LAB): CUDA built for $(CUDA_BUILT) ($(CUDA_ARCH_WHY))")
 
 # The kit's objects alone (its self-test builds them once, then each
 # variant of the student's files).
-kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(call kit_obj,$($(d)_SRCS)))
+kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(GPU_IMAGE_OBJ) $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(call kit_obj,$($(d)_SRCS)))
 
 # Copy the student's files in only when building, and only when they changed,
 # so that make rebuilds exactly what it must. A missing file stops the build
@@ -176,7 +217,7 @@ endif
 $(BUILD)/student/%.o: $(BUILD)/student/%.c
 	$(CC) $(STUDENT_CFLAGS) -c $< -o $@
 
-$(BUILD)/student/%.o: $(BUILD)/student/%.cu
+$(BUILD)/student/%.o: $(BUILD)/student/%.cu $(CUDA_STAMP)
 	$(NVCC) $(STUDENT_NVCCFLAGS) -c $< -o $@
 include common/mk/cu_cache.mk
 
@@ -184,7 +225,7 @@ $(KIT_BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) -MMD -MP -c $< -o $@
 
-$(KIT_BUILD)/%.o: %.cu
+$(KIT_BUILD)/%.o: %.cu $(KIT_CUDA_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
 
@@ -232,7 +273,7 @@ $(foreach p,$(TEST_PROGRAMS),$(eval $(call test_program_rule,$(p))))
 
 # The link of a test program (the one below, and the sanitizer's after it).
 link_test = $(TEST_LD) $(SAN_FLAGS) -o $@ $^ $(LAB_LDLIBS) $(CHECK_LIBS) -ldl -lm
-$(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
+$(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(GPU_IMAGE_OBJ) $(COMMON_LIB)
 	$(link_test)
 
 # A lab with compute-sanitizer tests (autograder/cuda/compute_sanitizer.h):
@@ -242,7 +283,7 @@ $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(COMMON_LIB)
 ifneq ($(filter $(COMPUTE_SANITIZER_SRCS),$(TEST_SRCS)),)
 SANITIZER_BIN := $(TEST_BIN)_sanitizer
 all: $(SANITIZER_BIN)
-$(SANITIZER_BIN): $(TEST_STUDENT_OBJS) $(filter-out %/hidden_lab$(LAB).o,$(TEST_OBJS)) $(GRADER_OBJS) $(COMMON_LIB)
+$(SANITIZER_BIN): $(TEST_STUDENT_OBJS) $(filter-out %/hidden_lab$(LAB).o,$(TEST_OBJS)) $(GRADER_OBJS) $(GPU_IMAGE_OBJ) $(COMMON_LIB)
 	$(link_test)
 endif
 

@@ -21,6 +21,8 @@ Running a submission
     perf            performance points: the student's function timed against the reference's
     perf_rounds     how many alternating rounds a performance entry is timed for, and its points
     results         reading the runner's results.json against the test list
+    limits          a limit of the grader's (processes, memory, a program it could not run) named as its own
+    reference       the grader's own check: the reference's files graded as a student's, before the class
 Grading a class
     command         instructor/grade's options: grading here (batch) or through Slurm
     batch           grading a class: one submission after another, several at once

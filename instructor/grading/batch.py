@@ -16,10 +16,11 @@ import threading
 import time
 
 from callrules import calls
-from . import current, perf, perf_feedback, perf_rounds, records, repeat, standing, term
+from . import current, limits, perf, perf_feedback, perf_rounds, records, reference, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .chaos_key import chaos_key, term_secret
 from .classpage import write_class_page
+from .reference import line as reference_line
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
 from .report import explain, feedback, gradescope_json
@@ -36,7 +37,7 @@ class Grader:
     def __init__(self, lab, out, args, parts=None):
         self.lab, self.out, self.args = lab, out, args
         self.parts = parts or {}  # current.parts: what beside the files decides a grade
-        self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid, getattr(args, "stopping", None))
+        self.sandbox = Sandbox(lab.view, args.sandbox, args.first_uid, getattr(args, "stopping", None), lab.limits)
         self.slots = queue.Queue()
         for s in range(args.jobs):
             self.slots.put(s)
@@ -48,6 +49,7 @@ class Grader:
         # folder's where there is one (Gradescope grades each run into a fresh
         # OUT, from one prepared image), else OUT's.
         self.chaos_secret = term_secret(getattr(args, "prepared", None) or out)
+        self.forced = ""  # the review note of a grading forced past the reference check
 
     def grade(self, sid, src):
         if Running.stopping.is_set():
@@ -82,6 +84,7 @@ class Grader:
         record = record_text(os.path.join(work, RECORD))
         if record:  # what the sandbox refused, line by line, for the instructor
             write_atomic(os.path.join(logs, "sandbox-refused.log"), record)
+        result["flags"] = joined(self.forced, result.get("flags", ""))
         result.update(student=sid, fingerprint=fp, grading=self.parts, graded_because=why, seconds=round(time.time() - t0, 1), lab=self.lab.name,
                       host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
                       .strftime("%Y-%m-%d %H:%M UTC"))
@@ -91,7 +94,7 @@ class Grader:
             shutil.rmtree(work, ignore_errors=True)
         return result, False
 
-    def grade_in(self, src, work, logs, slot):
+    def grade_in(self, src, work, logs, slot, timed=True):
         srcdir = os.path.join(work, "src")
         os.makedirs(srcdir)
         collect(src, srcdir, self.lab.student_files, work, self.lab.optional_files)
@@ -102,18 +105,18 @@ class Grader:
         os.chmod(work, 0o755)
         self.sandbox.give_to(slot, srcdir, build, out, record)
         try:
-            return self.build_and_test(srcdir, work, logs, slot, flags)
+            return self.build_and_test(srcdir, work, logs, slot, flags, timed)
         except Problem as p:
-            p.flags = flags
+            p.flags = joined(flags, getattr(p, "flags", ""))
             raise
 
-    def build_and_test(self, srcdir, work, logs, slot, flags):
+    def build_and_test(self, srcdir, work, logs, slot, flags, timed=True):
         lab = self.lab
         build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
         kit, sub = self.sandbox.paths(work)
         binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
-                f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}"]
+                f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}", f"CUDA_ARCH={lab.cuda_arch}"]
         rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
                                    record=record, watch=False)
         write_atomic(os.path.join(logs, "build.log"), log)
@@ -128,15 +131,7 @@ class Grader:
         broken = self.check_calls(objects, build)
 
         binds = [(build, "/sub/build", False), (out, "/sub/results", True)]
-        env = {"CK_TIMEOUT_MULTIPLIER": os.environ.get("CK_TIMEOUT_MULTIPLIER", "1"),
-               # The chaos seeds (autograder/runner/runner.h): a function of the
-               # files' contents, the test and the grading folder's secret, so a
-               # regrade draws the same ones and a student cannot know them.
-               "AG_CHAOS_KEY": chaos_key(self.chaos_secret, current.tree_digest(srcdir))}
-        # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
-        for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
-            if var in os.environ:
-                env[var] = os.environ[var]
+        env = self.check_env(current.tree_digest(srcdir))
         gpu = any(t["gpu"] for t in lab.tests)
         check = make + ["check", f"RESULTS={sub}/results/results.json",
                         f"CALL_VIOLATIONS={sub}/build/call-violations"]
@@ -152,10 +147,19 @@ class Grader:
         if rc == 124:
             raise Problem(STATUS_TIMEOUT, f"the tests took longer than {self.args.wall} s in all "
                           "(each test has its own limit too): an endless loop in several tests?")
-        tests = apply_call_rules(read_results(os.path.join(out, "results.json"), lab.tests, rc), broken)
-        flags = [flags] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs, record)
+        try:
+            tests = read_results(os.path.join(out, "results.json"), lab.tests, rc)
+        except Problem as p:
+            reached = limits.whole_run(record, log, lab.limits)
+            if reached:
+                p.message = f"{p.message}. {reached}"
+                p.flags = limits.flag(["the test runner"])
+            raise
+        limited = limits.mark(tests, record, lab.limits)
+        tests = apply_call_rules(tests, broken)
+        flags = [flags, limits.flag(limited)] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs, record)
         files = current.tree_digest(srcdir) if lab.perf else None
-        for p in lab.perf:
+        for p in lab.perf if timed else []:
             entry = perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs, self.perf_lock,
                                  self.args.build_wall, self.perf_reuse, files)
             flags.append(entry.pop("review", ""))
@@ -163,6 +167,19 @@ class Grader:
         # The sandbox's refusals lead: what the code tried, before what it names.
         return {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "",
                 "flags": joined(refusals(record), *flags)}
+
+    def check_env(self, files):
+        """The tests' environment, for the files whose digest is files."""
+        env = {"CK_TIMEOUT_MULTIPLIER": os.environ.get("CK_TIMEOUT_MULTIPLIER", "1"),
+               # The chaos seeds (autograder/runner/runner.h): a function of the
+               # files' contents, the test and the grading folder's secret, so a
+               # regrade draws the same ones and a student cannot know them.
+               "AG_CHAOS_KEY": chaos_key(self.chaos_secret, files)}
+        # (CUDA_VISIBLE_DEVICES: the GPUs Slurm gave this task, not all of the node's.)
+        for var in ("KIT_GPU_COUNT", "CUDA_VISIBLE_DEVICES"):
+            if var in os.environ:
+                env[var] = os.environ[var]
+        return env
 
     def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs, record=None):
         """The passed tests that autograder/labN/repeat.conf names, run again
@@ -236,6 +253,12 @@ class Grader:
         records.write(self.out, result["student"], result)
 
 
+def forced_note(verdict):
+    lost = sum(t["points"] for t in verdict["lost"])
+    return (f"graded with FORCE=1 although the reference itself loses {lost:g} points in this sandbox "
+            f"({', '.join(t['name'] for t in verdict['lost'])})")
+
+
 def joined(*flags):
     return "; ".join(x for x in flags if x)
 
@@ -274,6 +297,11 @@ def grade_here(args, out, subs, work=None):
         sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "
                  "has no GPU: those points would be lost by every student. Grade on a GPU host, or pass "
                  "--cpu-only (make grade ... CPU_ONLY=1) to grade the rest here.")
+    # A build for other GPUs would skip every GPU test of every student.
+    missing = lab.missing_gpu_code() if gpus and need_gpu else ""
+    if missing:
+        sys.exit(f"grade: lab {lab.num}'s reference build has no code for this host's GPUs, so every GPU test of "
+                 f"every student would be skipped; nobody graded: {missing}")
     # What the merge needs of the lab (the gradebook's columns), for a merge
     # on a machine that built nothing (a Slurm array's).
     write_atomic(os.path.join(out, "lab.json"), json.dumps(
@@ -282,6 +310,14 @@ def grade_here(args, out, subs, work=None):
          "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]}, indent=1))
     parts = current.parts(lab.num, args, lab.tests, gpus)
     grader = Grader(lab, out, args, parts)
+    # The grader's own check first (Gradescope's one-submission runs are
+    # left out: the instructor's make grade makes it).
+    if not getattr(args, "prepared", None):
+        verdict = reference.check(grader, lab, args, gpus)
+        grader.forced = verdict.get("forced", False) and forced_note(verdict)
+        with open(os.path.join(out, "lab.json")) as f:
+            facts = json.load(f)
+        write_atomic(os.path.join(out, "lab.json"), json.dumps({**facts, "reference": verdict}, indent=1))
     progress = Progress(len(subs))
     fresh, regraded = 0, {}
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
@@ -350,6 +386,8 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
     if totals:
         print(f"  mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g} of "
               f"{lab['max_points']:g}", file=sys.stderr)
+    if lab.get("reference"):
+        print(f"  {reference_line(lab['reference'])}", file=sys.stderr)
     if lab.get("gpu_points"):
         print(f"  this host could award {lab['max_points'] - lab['gpu_points']:g} of {lab['max_points']:g}; "
               f"{lab['gpu_points']:g} need a GPU (graded with --cpu-only: regrade on a GPU host for them)",

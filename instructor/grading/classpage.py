@@ -19,6 +19,7 @@ import statistics
 from . import standing, term
 from .charts import bars_png
 from .records import the_class
+from .reference import line as reference_line
 from .util import KIT, STATUS_NONE, write_atomic
 
 PAGE = "class.html"
@@ -217,6 +218,7 @@ def write_class_page(out, leaderboard=None, similarity=None, records=None):
              + (f": mean {statistics.mean(totals):.1f}, median {statistics.median(totals):g}." if totals else ".")
              + (f" A partial grading: this host could award {mx - ungraded:g}, {ungraded:g} need a GPU."
                 if ungraded else "")
+             + (f" Checked first: {html.escape(reference_line(lab['reference']))}." if lab.get("reference") else "")
              + " From the gradebook in this folder (" + link(out, os.path.join(out, "gradebook.csv"), "gradebook.csv")
              + ").</p>",
              "<h2>Totals</h2>"]

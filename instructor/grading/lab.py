@@ -14,6 +14,7 @@ from . import student_copy
 from callrules.elf import ObjectFile
 from .perf import perf_config
 from .repeat import read_conf as read_repeat
+from .sandbox import Limits
 from .util import KIT, make_var, run_capture
 
 
@@ -35,7 +36,13 @@ class Lab:
         self.optional_files = make_var(num, "OPTIONAL_FILES").split()
         # its test program is built with the sanitizers (common/mk/lab.mk)
         self.sanitized = bool(make_var(num, "SANITIZE").strip())
+        self.limits = Limits(*(int(make_var(num, v)) for v in ("SANDBOX_RANKS", "SANDBOX_THREADS", "SANDBOX_MEM_MB")))
         self.kit_build = f"build/kit/lab{num}"
+        # The GPU architectures, decided here, outside the sandbox, where
+        # nvidia-smi sees this host's GPUs: every build of the grading (the
+        # reference's, and each student's in a sandbox that may not see
+        # them) targets the same ones (common/mk/cuda_arch.mk).
+        self.cuda_arch = make_var(num, "CUDA_ARCH")
         self.work = work or scratch_folder(out, num)
         self.view = os.path.join(self.work, "kit")
         self.ref_build = os.path.join(self.work, "reference")
@@ -53,7 +60,7 @@ class Lab:
         # from the kit copy before its hidden tests are blanked.
         rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={self.num}",
                                f"SUBMISSION={KIT}/reference/{self.name}", f"BUILD={self.ref_build}",
-                               f"KIT_BUILD={self.kit_build}", "all"], cwd=self.view)
+                               f"KIT_BUILD={self.kit_build}", f"CUDA_ARCH={self.cuda_arch}", "all"], cwd=self.view)
         if rc != 0:
             sys.exit(f"grade: the reference of lab {self.num} does not build:\n{log[-3000:]}")
         self.tests = self.list_tests()
@@ -70,7 +77,7 @@ class Lab:
         parts = [tree_digest(os.path.join(KIT, d)) for d in
                  (f"autograder/lab{self.num}", f"reference/{self.name}", f"labs/{self.name}", "common",
                   "instructor/perf", "autograder/perf")]
-        return " ".join(parts + [",".join(p.name for p in self.perf)])
+        return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
 
     def reuse_or_prepare(self):
         """A folder made by instructor/grade --prepare (Gradescope's setup.sh)
@@ -122,6 +129,15 @@ class Lab:
                     with open(p, "w") as f:
                         f.write("/* Hidden tests: not visible here. The grader links them in compiled. */\n")
                     os.utime(p, (old, old))
+
+    def missing_gpu_code(self):
+        """The reference build's one line when it holds no code for a GPU
+        of this host (common/cuda/gpu_image.h), else ''."""
+        check = os.path.join(self.ref_build, "gpu_image_check")
+        if not os.access(check, os.X_OK):
+            return ""
+        run = subprocess.run([check], capture_output=True, text=True)
+        return run.stdout.strip() if run.returncode == 3 else ""
 
     def list_tests(self):
         out = subprocess.run([os.path.join(self.ref_build, f"test_lab{self.num}"), "--list"],

@@ -76,22 +76,26 @@ def record_text(folder, limit=64 << 10):
     return "\n".join(parts)[:limit]
 
 
+def record_lines(folder):
+    """The lines of the sandbox's record (each file's first MiB)."""
+    for name in sorted(os.listdir(folder)) if folder and os.path.isdir(folder) else []:
+        try:
+            with open(os.path.join(folder, name), errors="replace") as f:
+                yield from f.read(1 << 20).splitlines()
+        except OSError:
+            continue
+
+
 def refusals(folder):
     """The sandbox's record of one run (lines 'KIND WHAT' in the files of
     folder) in words: 'sandbox refused: opened outside ...: /etc/shadow,
     ...; processes left running (killed): 5 (test_lab1)'; '' when nothing
     was refused."""
     seen = {k: [] for k, _ in KINDS}
-    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        try:
-            with open(os.path.join(folder, name), errors="replace") as f:
-                lines = f.read(1 << 20).splitlines()
-        except OSError:
-            continue
-        for line in lines:
-            kind, _, what = line.partition(" ")
-            if kind in seen and what and what not in seen[kind]:
-                seen[kind].append(what)
+    for line in record_lines(folder):
+        kind, _, what = line.partition(" ")
+        if kind in seen and what and what not in seen[kind]:
+            seen[kind].append(what)
     parts = []
     for kind, words in KINDS:
         items = seen[kind]

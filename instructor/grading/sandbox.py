@@ -2,7 +2,6 @@
 sandbox (instructor/sandbox/run: the kit copy at /kit, the submission's
 folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
-import functools
 import os
 import re
 import shutil
@@ -95,8 +94,33 @@ class Stopped(BaseException):
 
 # The program compute-sanitizer runs (lock_down leaves it readable).
 SANITIZER_PROGRAM = re.compile(r"test_lab\d+_sanitizer")
-# A process's address space in the sandbox (instructor/sandbox/run's --mem).
+# A process's address space in the sandbox (instructor/sandbox/run's --mem),
+# unless the lab's lab.mk states its own (SANDBOX_MEM_MB).
 MEM_MB = 4096
+# Threads a process of a test starts beside its OpenMP threads: Open MPI's
+# progress and event threads, CUDA's, hwloc's, the runner's watchdogs.
+RUNTIME_THREADS = 32
+
+
+class Limits:
+    """The sandbox's limits for one lab, from what its lab.mk states of its
+    largest test: SANDBOX_RANKS processes at once (MPI ranks), each with
+    SANDBOX_THREADS OpenMP threads. RLIMIT_NPROC counts every thread of
+    the sandbox's uid: too low, and libgomp's 'Thread creation failed' or
+    Check's failed fork fails the reference as well as every student."""
+
+    def __init__(self, ranks=1, threads=32, mem_mb=MEM_MB):
+        self.ranks, self.threads, self.mem_mb = ranks, threads, mem_mb
+        # Twice over: a rerun's ranks may start while the last run's end;
+        # and room for make, the shell, mpirun and its daemon.
+        self.nproc = 2 * ranks * (threads + RUNTIME_THREADS) + 64
+
+    def omp_threads(self):
+        """OpenMP's default team inside the sandbox: the host's cores, but
+        no more than the lab's tests were sized for (a 128-core host would
+        otherwise start 128 threads a rank past the process limit). Teams
+        a test asks for by number are not capped."""
+        return min(os.cpu_count() or 1, self.threads)
 # What AddressSanitizer reserves at start-up on x86_64 whatever the program
 # does (its shadow memory and its allocator's region, never touched as a
 # whole): 20 TiB and 256 MiB measured with GCC 12's libasan; 1 GiB of room.
@@ -105,8 +129,9 @@ SANITIZER_RESERVE_MB = (20 << 20) + 1024
 
 
 class Sandbox:
-    def __init__(self, view, mode, first_uid=FIRST_UID, stopping=None):
+    def __init__(self, view, mode, first_uid=FIRST_UID, stopping=None, limits=None):
         self.view, self.mode, self.first_uid = view, mode, first_uid
+        self.limits = limits or Limits()
         self.stopping = stopping  # a Slurm task's: set when Slurm stops it (see confirmed)
         self.preload = recorder(os.path.dirname(os.path.abspath(view))) if mode != "off" else None
 
@@ -134,21 +159,24 @@ class Sandbox:
         return rc, log
 
     def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
+        lim = self.limits
+        mem = lim.mem_mb + (SANITIZER_RESERVE_MB if sanitized else 0)
+        env = {"OMP_NUM_THREADS": str(lim.omp_threads()), **(env or {})}
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
             # another uid are all that is left.
             full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={64 << 20}", "--core=0", "--cpu=300",
-                    f"--as={(MEM_MB + (SANITIZER_RESERVE_MB if sanitized else 0)) << 20}" if not gpu
-                    else "--as=unlimited", "--nofile=256"]
+                    f"--as={mem << 20}" if not gpu else "--as=unlimited", "--nofile=256"]
             if os.geteuid() == 0:
                 uid = str(self.uid(slot))
-                full += ["--nproc=128", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
-            e = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **(env or {})}
+                full += [f"--nproc={lim.nproc}", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+            e = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **env}
             return run_capture(full + cmd, cwd=self.view, env=e)
-        full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(self.uid(slot))]
+        full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(self.uid(slot)),
+                "--nproc", str(lim.nproc), "--mem", str(mem)]
         staged_env, staged_dirs = staged_libraries()
-        env = {**staged_env, **(env or {})}
+        env = {**staged_env, **env}
         binds = binds + [(d, d, False) for d in staged_dirs]
         for src, dst, writable in binds:
             full += ["--bind" if writable else "--ro-bind", src, dst]
@@ -156,18 +184,15 @@ class Sandbox:
             full += ["--setenv", k, v]
         if gpu:
             full.append("--gpu")
-        if sanitized:
-            full += ["--mem", str(MEM_MB + SANITIZER_RESERVE_MB)]
         if record:
             full += ["--record", record]
-            first = asan_runtime() if sanitized else ""
-            if watch and self.preload and first is not None:
+            if watch and self.preload:
+                # Only record.c: a sanitizer's runtime stays out of the
+                # programs built without it (preloaded into one, it ran
+                # LeakSanitizer, which cannot work where ptrace is refused).
+                # The sanitized ones accept a library before their runtime
+                # (autograder/runner/sanitizer_report.c).
                 full += ["--preload", self.preload]
-            if watch and self.preload and first:
-                # AddressSanitizer's runtime must come first in a sanitized
-                # program; loaded into every process (make, sh), whose leaks
-                # are no one's concern (the runner's own options say so too).
-                full += ["--preload-first", first, "--setenv", "ASAN_OPTIONS", "detect_leaks=0"]
         return run_capture(full + ["--", *cmd])
 
     def paths(self, work):
@@ -187,16 +212,6 @@ class Sandbox:
                 os.chown(d, self.uid(slot), self.uid(slot))
 
 
-@functools.lru_cache(maxsize=None)
-def asan_runtime():
-    """AddressSanitizer's runtime of the compiler that builds the labs, to
-    preload before record.c in a sanitized lab; None where it is not
-    found (then nothing is preloaded)."""
-    found = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-    real = os.path.realpath(found) if found else ""
-    return real if real.startswith("/usr/") and os.path.isfile(real) else None
-
-
 def staged_libraries():
     """Libraries staged outside /usr (a GPU host without a package registry
     gets Check this way) are found through these variables; the sandbox gets
@@ -214,10 +229,12 @@ def lock_down(folder):
     """After the build: the build folder belongs to root and its programs are
     execute-only for the sandbox's user. A program its user may not read
     runs non-dumpable, so the student code in a test cannot ptrace the test
-    runner or write its memory through /proc. One kind stays readable:
-    test_labN_sanitizer, the tests without the hidden ones, which
-    compute-sanitizer must read to run (autograder/cuda/compute_sanitizer.h);
-    it holds no runner of this grading, only the case the tool checks."""
+    runner or write its memory through /proc. Two kinds stay readable,
+    since they cannot run otherwise: test_labN_sanitizer, the tests without
+    the hidden ones, which compute-sanitizer must read to run
+    (autograder/cuda/compute_sanitizer.h; it holds no runner of this
+    grading, only the case the tool checks), and scripts (#!), which their
+    interpreter reads (a wrapper of the kit's, holding no secret)."""
     if os.geteuid() != 0:
         return
     for root, dirs, files in os.walk(folder):
@@ -229,9 +246,15 @@ def lock_down(folder):
             os.chown(p, 0, 0)
             mode = os.stat(p).st_mode
             if os.path.isfile(p) and mode & 0o111:
-                os.chmod(p, 0o755 if SANITIZER_PROGRAM.fullmatch(n) else 0o711)
+                os.chmod(p, 0o755 if SANITIZER_PROGRAM.fullmatch(n) or is_script(p) else 0o711)
             else:
                 os.chmod(p, (mode & 0o755) | (0o755 if os.path.isdir(p) else 0o644))
     os.chown(folder, 0, 0)
     os.chmod(folder, 0o755)
 
+
+
+def is_script(path):
+    """Does the file start with #! (run by an interpreter that reads it)?"""
+    with open(path, "rb") as f:
+        return f.read(2) == b"#!"

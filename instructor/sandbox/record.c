@@ -12,13 +12,22 @@
  * libraries it loads (MPI, hwloc, CUDA) probe /etc and /sys for reasons
  * of their own. A record, not a wall: the sandbox contains these calls
  * whether or not they are recorded, and code that makes raw system calls
- * goes unrecorded. */
+ * goes unrecorded.
+ *
+ * One kind is recorded in every process, whoever calls: a new thread or
+ * process refused for want of resources (EAGAIN: the sandbox's process
+ * limit). That is a limit of the grader's, not a refusal of the student's
+ * code, and the grader must tell the two apart: the line names the test
+ * the runner was running (AG_TEST_NAME), since the thread may be
+ * libgomp's or Open MPI's, in a rank that mpirun started. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -312,4 +321,42 @@ long ptrace(enum __ptrace_request request, ...)
     if (active && in_program(__builtin_return_address(0)))
         note("ptrace", "request %d on process %d%s", (int)request, (int)pid, rc == -1 ? " (refused)" : "");
     return rc;
+}
+
+/* A thread or process that could not be made for want of resources:
+ * "limit TEST CALL in COMMAND". */
+static void limit_reached(const char *call, int err)
+{
+    if (err != EAGAIN)
+        return;
+    char comm[32] = "?";
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = syscall(SYS_read, fd, comm, sizeof comm - 1);
+        syscall(SYS_close, fd);
+        comm[n > 0 ? n : 0] = '\0';
+        comm[strcspn(comm, "\n")] = '\0';
+    }
+    const char *test = getenv("AG_TEST_NAME");
+    note("limit", "%s %s in %s", test && *test ? test : "-", call, comm);
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg)
+{
+    REAL(pthread_create);
+    int rc = real_pthread_create(thread, attr, start, arg);
+    limit_reached("pthread_create", rc);
+    return rc;
+}
+
+pid_t fork(void)
+{
+    REAL(fork);
+    pid_t pid = real_fork();
+    if (pid < 0) {
+        int err = errno;
+        limit_reached("fork", err);
+        errno = err;
+    }
+    return pid;
 }

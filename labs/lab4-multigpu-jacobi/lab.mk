@@ -19,7 +19,7 @@ LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)
 
 # The offload stage's compiler: OFFLOAD=clang (Debian 12's clang-16 with
 # libomp-16-dev: LLVM's CUDA offload runtime and its device library for
-# CUDA_ARCH, sm_90 by default),
+# each architecture of CUDA_ARCH, common/mk/cuda_arch.mk),
 # OFFLOAD=gcc (gcc-12-offload-nvptx) or OFFLOAD=host (no GPU code). By
 # default the first of clang, gcc that is installed, else host: on a machine
 # without either (the GPU hosts' own GCC) the target regions run on the host.
@@ -27,21 +27,26 @@ LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)
 # H100 with it (54-59% of the copy); GCC 12's nvptx code runs a collapsed loop at 45 GB/s and needs
 # teams/threads/simd nesting to reach 469-527 (README, stage 1).
 OFFLOAD ?= $(or $(OFFLOAD_HAVE_CLANG),$(OFFLOAD_HAVE_GCC),host)
-OFFLOAD_HAVE_CLANG := $(shell test -f "$$(clang-16 -print-resource-dir 2>/dev/null)/../../libomptarget-nvptx-$(CUDA_ARCH).bc" && echo clang)
+OFFLOAD_HAVE_CLANG := $(shell d="$$(clang-16 -print-resource-dir 2>/dev/null)/../../" && \
+    for a in $(CUDA_SM_ALL); do test -f "$$d/libomptarget-nvptx-$$a.bc" || exit; done && echo clang)
 OFFLOAD_HAVE_GCC := $(shell test -x "$$(gcc-12 -print-file-name=accel/nvptx-none/mkoffload 2>/dev/null)" && echo gcc)
 ifeq ($(OFFLOAD),clang)
 # No contraction on the device either (-ffp-contract=off reaches it): the
 # results equal the CPU's bit for bit.
 OFFLOAD_CC    := clang-16
-OFFLOAD_FLAGS := -fopenmp --offload-arch=$(CUDA_ARCH) -Wno-unknown-cuda-version
+OFFLOAD_FLAGS := -fopenmp --offload-arch=$(subst $(space),$(comma),$(CUDA_SM_ALL)) -Wno-unknown-cuda-version
 OFFLOAD_LDFLAGS :=
 else ifeq ($(OFFLOAD),gcc)
-# sm_80 PTX (GCC 12's default sm_35 is refused by CUDA 13's ptxas; the driver
-# JIT-compiles sm_80 PTX for an sm_90 GPU). No contraction asked for on the
+# PTX of one architecture (GCC builds no more), the newest of GCC 12's ISAs
+# that is not newer than any of CUDA_ARCH: the driver JIT-compiles it for
+# each of them and any later GPU (GCC 12's default sm_35 is refused by
+# CUDA 13's ptxas). No contraction asked for on the
 # device either (GCC's PTX still leaves sum + h^2 f to ptxas, which fuses
 # it), and no host-only hardening code in offloaded functions.
 OFFLOAD_CC    := gcc-12
-OFFLOAD_FLAGS := -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none="-misa=sm_80 -ffp-contract=off" \
+OFFLOAD_GCC_ISA := $(shell for i in 80 75 70 53 35 30; do [ "$$i" -le "$(call cuda_oldest,$(call cuda_nums,$(CUDA_SM_ALL)))" ] && \
+    { echo "sm_$$i"; break; }; done)
+OFFLOAD_FLAGS := -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none="-misa=$(or $(OFFLOAD_GCC_ISA),sm_30) -ffp-contract=off" \
                  -fcf-protection=none -fno-stack-protector
 # mkoffload's table is not position-independent: link a plain executable,
 # and let the tests' shared library (below) carry its text relocations.
@@ -56,6 +61,7 @@ else
 $(error OFFLOAD must be clang, gcc or host, not '$(OFFLOAD)')
 endif
 $(BUILD)/student/jacobi_offload.o: CC := $(OFFLOAD_CC)
+$(BUILD)/student/jacobi_offload.o $(BUILD)/offload_where.o: $(CUDA_STAMP)
 $(BUILD)/student/jacobi_offload.o: STUDENT_CFLAGS += $(OFFLOAD_FLAGS)
 LAB_LD = $(OFFLOAD_CC) $(OFFLOAD_FLAGS) $(OFFLOAD_LDFLAGS)
 
@@ -70,3 +76,8 @@ $(BUILD)/lab4_bench: $(OFFLOAD_WHERE)
 
 # NCCL's NVLink multicast stays off on the kit's GPU hosts.
 CHECK_ENV := $(CHECK_ENV) NCCL_NVLS_ENABLE=0
+
+# The grading sandbox's limits (common/mk/lab.mk): the largest test runs
+# 4 ranks.
+SANDBOX_RANKS   := 4
+SANDBOX_THREADS := 32

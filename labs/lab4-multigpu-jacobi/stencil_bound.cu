@@ -8,6 +8,7 @@
  * a thread takes 2 consecutive rows of one column, so it keeps the plane
  * below and its own rows in registers. Nothing is computed but the sum:
  * what this kernel reaches is what the pattern's loads and stores allow. */
+#include "copy_async.h"
 #include "cuda_check.h"
 #include "stencil_bound.h"
 #include "poisson.h"
@@ -21,13 +22,10 @@ __device__ static void fetch(double *slot, const double *plane, int N, int j0, i
 {
     for (int p = 0; p < PER_THREAD; p++) {
         const int e = tid + p * TX * TY, jj = j0 - 1 + e / W, kk = k0 - 1 + e % W;
-        if (e < SLOT && jj <= N + 1 && kk <= N + 1) {
-            const unsigned to = (unsigned)__cvta_generic_to_shared(slot + e);
-            asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to),
-                         "l"(plane + (size_t)jj * poisson_side(N) + kk));
-        }
+        if (e < SLOT && jj <= N + 1 && kk <= N + 1)
+            copy8_async(slot + e, plane + (size_t)jj * poisson_side(N) + kk);
     }
-    asm volatile("cp.async.commit_group;\n" ::);
+    copies_commit();
 }
 
 __global__ static void __launch_bounds__(TX *TY, 2) stencil_copy(int N, const double *__restrict__ u_old,
@@ -42,7 +40,7 @@ __global__ static void __launch_bounds__(TX *TY, 2) stencil_copy(int N, const do
         if (l0 + s <= l1)
             fetch(ring + s * SLOT, u_old + (size_t)(l0 + s) * si, N, j0, k0, tid);
         else
-            asm volatile("cp.async.commit_group;\n" ::);
+            copies_commit();
     double below[ROWS], mid[ROWS];
     for (int r = 0; r < ROWS; r++) {
         const size_t c = (size_t)(j0 + y - 1 + r) * sj + k;
@@ -51,13 +49,13 @@ __global__ static void __launch_bounds__(TX *TY, 2) stencil_copy(int N, const do
         mid[r] = ok ? u_old[(size_t)l0 * si + c] : 0.0;
     }
     for (int l = l0, s = 0; l < l1; l++, s = (s + 1) % SLOTS) {
-        asm volatile("cp.async.wait_group 1;\n" ::); /* planes l and l+1 are in */
+        copies_wait<1>(); /* planes l and l+1 are in */
         __syncthreads();
         const int next = (s + SLOTS - 1) % SLOTS; /* plane l-1's slot takes plane l+3 */
         if (l + SLOTS - 1 <= l1)
             fetch(ring + next * SLOT, u_old + (size_t)(l + SLOTS - 1) * si, N, j0, k0, tid);
         else
-            asm volatile("cp.async.commit_group;\n" ::);
+            copies_commit();
         const double *here = ring + s * SLOT + threadIdx.x + 1, *up = ring + (s + 1) % SLOTS * SLOT + threadIdx.x + 1;
         for (int r = 0; r < ROWS; r++) {
             const int j = j0 + y - 1 + r, row = (y + r) * W;
@@ -70,7 +68,7 @@ __global__ static void __launch_bounds__(TX *TY, 2) stencil_copy(int N, const do
             mid[r] = above;
         }
     }
-    asm volatile("cp.async.wait_group 0;\n" ::);
+    copies_wait<0>();
 }
 
 extern "C" void lab4_stencil_copy_sweep(int N, const double *u_old, double *u_new, cudaStream_t stream)

@@ -22,3 +22,8 @@ CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=1
 # The tests and their MPI programs link the C files built with AddressSanitizer
 # and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
 SANITIZE      := address,undefined
+
+# The grading sandbox's limits (common/mk/lab.mk): the largest test runs
+# 5 ranks (a data server and 4 compute ranks).
+SANDBOX_RANKS   := 5
+SANDBOX_THREADS := 32

@@ -14,3 +14,8 @@ LAB_LDLIBS  = -fopenmp $(CUDA_LIBS) $(MPI_LIBS) -lpthread
 # The tests and their MPI programs link the C files built with AddressSanitizer
 # and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
 SANITIZE      := address,undefined
+
+# The grading sandbox's limits (common/mk/lab.mk): the largest test runs
+# 4 ranks, each with one OpenMP thread a halo block (27) in the host backend.
+SANDBOX_RANKS   := 4
+SANDBOX_THREADS := 27

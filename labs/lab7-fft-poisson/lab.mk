@@ -23,3 +23,8 @@ CHECK_ENV := $(CHECK_ENV) OMP_NUM_THREADS=2 NCCL_NVLS_ENABLE=0
 # The tests and their MPI programs link the C files built with AddressSanitizer
 # and UBSan as well (common/mk/lab.mk): a read past an array fails the test.
 SANITIZE      := address,undefined
+
+# The grading sandbox's limits (common/mk/lab.mk): the largest test runs
+# 4 ranks.
+SANDBOX_RANKS   := 4
+SANDBOX_THREADS := 32

@@ -6,6 +6,10 @@ reference, skeleton and mutants.
         one 'ok'/'FAILED' line: the reference has every point of the tests
         that ran here, the skeleton none, each mutant less than the
         reference, an early_exit mutant nothing of the tests its patch names
+    python3 maintainer/selftest/grading_labs_checks.py same-grade GRADES LAB MUTANT OUTSIDE SECONDS GPUS
+        one line: the reference's own check found the same score in the
+        sandbox as outside (lab.json), the mutant lost the same tests in
+        both (maintainer/selftest/grading_references.sh)
     python3 maintainer/selftest/grading_labs_checks.py perf-entry RESULTS NAME
         'SCORE MAX OUTPUT' of a results.json's entry NAME, or 'none'
 """
@@ -67,6 +71,39 @@ def lab_class(root, lab, mutants, what, secs, gpus, named=caught_by):
     return line(False, what + ": " + "; ".join(problems)) if problems else line(True, what)
 
 
+def failed_here(tests):
+    return {t["name"] for t in tests if ran_here(t) and t["score"] < t["max_score"]}
+
+
+def same_grade(root, lab, mutant, outside, secs, gpus):
+    """The line on the grader's own check: the reference earned in the
+    sandbox what it earns outside (lab.json), and the mutant lost the same
+    tests in the sandbox as outside it (the runner's results.json)."""
+    with open(os.path.join(root, "lab.json")) as f:
+        ref = json.load(f).get("reference")
+    if not ref:
+        return line(False, f"lab {lab}: make grade wrote no verdict of the reference's own check")
+    problems = []
+    if ref["lost"] or ref["inside"] != ref["outside"]:
+        problems.append(f"the reference earns {ref['inside']:g} in the sandbox, {ref['outside']:g} outside "
+                        f"(lost: {[t['name'] for t in ref['lost']]})")
+    try:
+        with open(outside) as f:
+            out = failed_here(json.load(f)["tests"])
+        with open(os.path.join(root, "students", mutant, "results.json")) as f:
+            inside = failed_here(json.load(f)["tests"])
+    except (OSError, ValueError, KeyError) as e:
+        return line(False, f"lab {lab}: the mutant {mutant}'s results are missing ({e})")
+    if inside != out:
+        problems.append(f"the mutant {mutant} lost {sorted(inside - out)} only in the sandbox and "
+                        f"{sorted(out - inside)} only outside")
+    if not out:
+        problems.append(f"the mutant {mutant} lost no test outside")
+    what = (f"lab {lab}: the reference earns {ref['inside']:g} of {ref['awardable']:g} in the sandbox as outside it; "
+            f"the mutant {mutant} loses the same {len(inside)} test(s) in both ({secs} s, {gpus} GPU(s))")
+    return line(False, what.split(";")[0] + ": " + "; ".join(problems)) if problems else line(True, what)
+
+
 def perf_entry(path, name):
     with open(path) as f:
         t = next((t for t in json.load(f)["tests"] if t["name"] == name), None)
@@ -77,6 +114,9 @@ def main(argv):
     if argv[:1] == ["class"] and len(argv) == 7:
         root, lab, mutants, what, secs, gpus = argv[1:]
         print(lab_class(root, lab, mutants.split(), what, secs, gpus))
+        return 0
+    if argv[:1] == ["same-grade"] and len(argv) == 7:
+        print(same_grade(*argv[1:]))
         return 0
     if argv[:1] == ["perf-entry"] and len(argv) == 3:
         print(perf_entry(argv[1], argv[2]))

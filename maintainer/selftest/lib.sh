@@ -51,11 +51,23 @@ skipped_note() { sed -n '/^score: /{s/^score: [^;]*//;s/; on a cluster: [^;]*//;
 . common/bench/bench_lib.sh
 selftest_gpu_count() { bench_gpu_count; }
 
-# The kit's GPU target for nvcc run outside make: common/mk/config.mk's
-# CUDA_ARCH (CUDA_ARCH in the environment wins, as it does for make).
-# shellcheck disable=SC2016 # $(CUDA_ARCH) is make's, not the shell's
-KIT_CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH)' print 2>/dev/null)
-export KIT_CUDA_ARCH
+# One GPU architecture for every build of the self-test (the GPU seen, else
+# the newest of course.conf's GPU_ARCHS; common/mk/cuda_arch.mk), unless the
+# caller names one: it builds every lab dozens of times, and a build for the
+# course's whole list would make each nvcc run several times longer (CI,
+# two cores, would take hours). That every .cu compiles for each
+# architecture of the list is the one suite's that compiles them all.
+# shellcheck disable=SC2016 # $(...) in --eval is make's, not the shell's
+if [ -z "${CUDA_ARCH:-}" ]; then
+    CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH_SELFTEST)' print 2>/dev/null)
+    export CUDA_ARCH
+fi
+# The same for nvcc run outside make: its flags (-gencode ...) and what they
+# build, as a build's last line says it.
+# shellcheck disable=SC2016
+KIT_CUDA_GENCODE=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo "$(CUDA_GENCODE)|$(CUDA_BUILT)"' print 2>/dev/null)
+KIT_CUDA_BUILT=${KIT_CUDA_GENCODE#*|} KIT_CUDA_GENCODE=${KIT_CUDA_GENCODE%%|*}
+export KIT_CUDA_GENCODE KIT_CUDA_BUILT
 
 selftest_nvcc() {
     local c
@@ -68,9 +80,10 @@ selftest_nvcc() {
 # selftest_nvcc_compile FILE OBJECT [FLAG...]: FILE compiled with nvcc as the
 # kit's builds compile CUDA (for CUDA_ARCH, C++17, common/ on the include path).
 selftest_nvcc_compile() {
-    local file=$1 obj=$2
+    local file=$1 obj=$2 gencode
     shift 2
-    "$(selftest_nvcc)" -arch="$KIT_CUDA_ARCH" -std=c++17 -Icommon "$@" -c "$file" -o "$obj"
+    read -ra gencode <<<"$KIT_CUDA_GENCODE"
+    "$(selftest_nvcc)" "${gencode[@]}" -std=c++17 -Icommon "$@" -c "$file" -o "$obj"
 }
 
 # count_suite_lines LOG RC SUITE: prints an extra suite's output (ok/FAILED/
@@ -103,4 +116,126 @@ summary() {
     [ "$SELFTEST_SKIPPED" -gt 0 ] && line="$line, $SELFTEST_SKIPPED skipped"
     echo "$line"
     [ "$SELFTEST_FAILED" = 0 ]
+}
+
+# ---- every .cu for each GPU architecture (cuda_archs.sh, cuda12_archs.sh) ----
+
+# course_gpu_archs: the course's list of GPU architectures (course.conf's
+# GPU_ARCHS, or KIT_COURSE's; its last such line), else the kit's default,
+# which is what a build without a GPU targets.
+course_gpu_archs() {
+    local archs
+    archs=$(sed -n 's/#.*//; s/^[[:space:]]*GPU_ARCHS[[:space:]]*=//p' "${KIT_COURSE:-course.conf}" 2>/dev/null |
+        tail -n 1 | tr -d "\"'")
+    # shellcheck disable=SC2086 # split on purpose: one space between names
+    echo ${archs:-sm_75 sm_80 sm_86 sm_89 sm_90}
+}
+
+# cu_sources: the GPU labs' .cu files (skeleton, solution and reference) and
+# the kit's (autograder/, maintainer/, common/), one a line, sorted; with
+# SELFTEST_LABS, only those labs' and the files of no lab.
+cu_sources() {
+    local f lab
+    find labs reference autograder maintainer common -name '*.cu' 2>/dev/null | LC_ALL=C sort | while read -r f; do
+        lab=$(echo "$f" | sed -n 's|.*/lab\([0-9][0-9]*\)[-/_].*|\1|p')
+        if [ -n "$lab" ]; then
+            if [ "$lab" -lt 3 ] || [ "$lab" -gt 7 ]; then continue; fi
+            [ -z "${SELFTEST_LABS:-}" ] || [[ " $SELFTEST_LABS " == *" $lab "* ]] || continue
+        fi
+        echo "$f"
+    done
+}
+
+# cu_flags FILE: the nvcc flags its build gives it, without the GPU
+# architectures: its lab's KIT_NVCCFLAGS (NVCC_OPT, the lab's and common/
+# include folders) for a file in or about lab N (labs/labN-*, reference/,
+# maintainer/'s labN_*), else config.mk's NVCCFLAGS and -Icommon.
+cu_flags() {
+    local lab words=() w skip=0 kept=()
+    lab=$(echo "$1" | sed -n 's|.*/lab\([0-9][0-9]*\)[-/_].*|\1|p')
+    # shellcheck disable=SC2016 # $(KIT_NVCCFLAGS) is make's
+    if [ -n "$lab" ]; then
+        read -ra words <<<"$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" CUDA_ARCH=sm_90 \
+            --eval 'cu-flags: ; @echo "CU_FLAGS $(KIT_NVCCFLAGS)"' cu-flags 2>/dev/null | sed -n 's/^CU_FLAGS //p')"
+    else
+        read -ra words <<<"$(make -s --no-print-directory -f common/mk/config.mk CUDA_ARCH=sm_90 \
+            --eval 'cu-flags: ; @echo "CU_FLAGS $(NVCCFLAGS) -Icommon"' cu-flags 2>/dev/null | sed -n 's/^CU_FLAGS //p')"
+    fi
+    for w in "${words[@]}"; do
+        if [ "$skip" = 1 ]; then skip=0; continue; fi
+        case $w in
+        -gencode | --generate-code | -arch | --gpu-architecture | -code | --gpu-code) skip=1 ;;
+        -arch=* | --gpu-architecture=* | -gencode=* | --generate-code=* | -code=* | --gpu-code=*) ;;
+        *) kept+=("$w") ;;
+        esac
+    done
+    echo "${kept[*]}"
+}
+
+# cu_compile_one NVCC FLAGS_FILE WORK FILE ARCH...: FILE compiled (-c) with
+# its flags (FLAGS_FILE: "FILE<TAB>FLAGS" lines) for every ARCH in one nvcc
+# run, which parses the file once; where that fails, once per ARCH, to name
+# the ones that fail. Leaves WORK/ID.rc (0 or the failing archs), ID.log
+# (each failing arch's output, after a line "== ARCH") and ID.secs.
+cu_compile_one() {
+    local nvcc=$1 flagsfile=$2 work=$3 file=$4 id t0 a flags gencode=() failing=()
+    shift 4
+    id=${file//\//_}
+    t0=$(date +%s)
+    flags=$(awk -F '\t' -v f="$file" '$1 == f { print $2 }' "$flagsfile")
+    for a in "$@"; do gencode+=(-gencode "arch=compute_${a#sm_},code=$a"); done
+    # shellcheck disable=SC2086 # the flags are words
+    if timeout 900 "$nvcc" $flags "${gencode[@]}" -c "$file" -o "$work/$id.o" >"$work/$id.all.log" 2>&1; then
+        echo 0 >"$work/$id.rc"
+    else
+        : >"$work/$id.log"
+        for a in "$@"; do
+            # shellcheck disable=SC2086
+            timeout 900 "$nvcc" $flags -arch="$a" -c "$file" -o "$work/$id.o" >"$work/$id.one" 2>&1 && continue
+            failing+=("$a")
+            { echo "== $a"; cat "$work/$id.one"; } >>"$work/$id.log"
+        done
+        rm -f "$work/$id.one"
+        # every arch alone compiles: the one run of all of them is what failed
+        [ ${#failing[@]} = 0 ] && { echo "== all"; cat "$work/$id.all.log"; } >>"$work/$id.log" && failing=(all)
+        echo "${failing[*]}" >"$work/$id.rc"
+    fi
+    rm -f "$work/$id.o"
+    echo $(($(date +%s) - t0)) >"$work/$id.secs"
+}
+
+# cu_arch_matrix TOOLKIT NVCC WORK JOBS ARCH...: every cu_sources file
+# compiled for each ARCH by NVCC (with CU_EXTRA_FLAGS after its own), JOBS
+# files at once; one ok line per file that compiles for all, one FAILED
+# line per file and ARCH that does not (with nvcc's first error), and a
+# closing line with the time taken.
+cu_arch_matrix() {
+    local toolkit=$1 nvcc=$2 work=$3 jobs=$4 f id rc a t0 files=() first
+    shift 4
+    t0=$(date +%s)
+    mkdir -p "$work"
+    mapfile -t files < <(cu_sources)
+    for f in "${files[@]}"; do printf '%s\t%s\n' "$f" "$(cu_flags "$f") ${CU_EXTRA_FLAGS:-}"; done >"$work/flags.tsv"
+    export -f cu_compile_one
+    printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I '{}' bash -c 'cu_compile_one "$@"' _ \
+        "$nvcc" "$work/flags.tsv" "$work" '{}' "$@"
+    local ok=0 failed=0
+    for f in "${files[@]}"; do
+        id=${f//\//_}
+        rc=$(cat "$work/$id.rc" 2>/dev/null || echo "$*")
+        if [ "$rc" = 0 ]; then
+            pass "$toolkit compiles $f for $* ($(cat "$work/$id.secs") s)"
+            ok=$((ok + $#))
+            continue
+        fi
+        for a in $rc; do
+            # the first line that says error, else the last line said
+            first=$(awk -v a="$a" '$0 == "== " a { on = 1; next } /^== / { on = 0 } on && /[Ee]rror/ { print; exit }' "$work/$id.log")
+            [ -n "$first" ] || first=$(awk -v a="$a" '$0 == "== " a { on = 1; next } /^== / { on = 0 } on { l = $0 } END { print l }' "$work/$id.log")
+            fail "$toolkit does not compile $f for $a: $(echo "$first" | cut -c 1-240) (see $work/$id.log)"
+            failed=$((failed + 1))
+        done
+        ok=$((ok + $# - $(echo "$rc" | wc -w)))
+    done
+    echo "        $toolkit: ${#files[@]} files x $# architectures ($*): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }

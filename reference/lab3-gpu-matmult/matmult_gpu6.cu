@@ -21,7 +21,13 @@ static unsigned int blocks_for(long long count, long long per_block)
  * block computes on tile t, tile t+1 is already on its way. The copies are 8
  * bytes wide (a row of A or B may start anywhere when k or n is odd); a copy
  * with source size 0 writes zeros, which is how tiles that stick out of A or
- * B are padded, so the sums are right for any m, n, k. */
+ * B are padded, so the sums are right for any m, n, k.
+ *
+ * cp.async exists from sm_80 on. Below, the same calls copy through a
+ * register before they return, and the waits have nothing left to wait for:
+ * the ring stays correct, and what hides the copies' latency is the other
+ * warps' arithmetic. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 __device__ __forceinline__ void copy8_async(double *dst, const double *src, bool inside)
 {
     unsigned to = (unsigned)__cvta_generic_to_shared(dst);
@@ -47,6 +53,19 @@ template <int PENDING> __device__ __forceinline__ void copies_wait(void)
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
+#else
+__device__ __forceinline__ void copy8_async(double *dst, const double *src, bool inside)
+{
+    *dst = inside ? *src : 0.0;
+}
+__device__ __forceinline__ void copy8_async_inside(double *dst, const double *src) { *dst = *src; }
+__device__ __forceinline__ void copy16_async_inside(double *dst, const double *src)
+{
+    *reinterpret_cast<double2 *>(dst) = *reinterpret_cast<const double2 *>(src);
+}
+__device__ __forceinline__ void copies_commit(void) {}
+template <int PENDING> __device__ __forceinline__ void copies_wait(void) {}
+#endif
 
 /* Rows [r0, r0+ROWS) x columns [c0, c0+COLS) of the rows x cols row-major
  * matrix G into S[r * ld + c], or S[c * ld + r] when TRANSPOSED. */
@@ -165,8 +184,7 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
 #define G6_PAD_A 2
 #endif
 #define G6_THREADS ((G6_BM / G6_TM) * (G6_BN / G6_TN))
-#define G6_LDA (G6_BM + G6_PAD_A)
-#define G6_SHARED_BYTES ((size_t)G6_STAGES * G6_BK * (G6_LDA + G6_BN) * sizeof(double))
+#define G6_SHARED_BYTES(pad) ((size_t)G6_STAGES * G6_BK * (G6_BM + (pad) + G6_BN) * sizeof(double))
 
 static_assert(G6_BM % G6_TM == 0 && G6_BN % G6_TN == 0, "a block tile is a whole number of thread tiles");
 static_assert(G6_TM % 2 == 0 && G6_TN % 2 == 0 && G6_PAD_A % 2 == 0, "thread tiles are read as double2");
@@ -178,11 +196,15 @@ static_assert((G6_BM * G6_BK) % G6_THREADS == 0 && (G6_BK * G6_BN) % G6_THREADS 
 static_assert(G6_THREADS % G6_BK == 0 && G6_THREADS % G6_BN == 0, "a thread copies one column of each tile");
 static_assert(G6_STAGES >= 2, "at least two buffers, or nothing overlaps");
 
+/* PAD: the padding of As's rows, G6_PAD_A where the GPU's shared memory
+ * has room for it (a block may have 64 KB on sm_75, 512 bytes too few). */
+template <int PAD>
 __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
     gpu6_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C)
 {
+    constexpr int LDA = G6_BM + PAD;
     extern __shared__ __align__(16) double g6_tiles[];
-    double *As = g6_tiles, *Bs = g6_tiles + G6_STAGES * G6_BK * G6_LDA;
+    double *As = g6_tiles, *Bs = g6_tiles + G6_STAGES * G6_BK * LDA;
     constexpr int WC = G6_WARP_COLS, WR = 32 / WC, WARPS_N = G6_BN / G6_TN / WC;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     /* the first of this thread's rows and columns inside the block's tile */
@@ -228,7 +250,7 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
     /* copy c of tile t into buffer buf */
     auto copy = [&](int c, int t, int buf, bool inside_tile) {
         const int kt = t * G6_BK;
-        double *as = As + buf * G6_BK * G6_LDA + ac * G6_LDA + ar, *bs = Bs + buf * G6_BK * G6_BN;
+        double *as = As + buf * G6_BK * LDA + ac * LDA + ar, *bs = Bs + buf * G6_BK * G6_BN;
         if (inside_tile) {
             if (c < NA)
                 copy8_async_inside(as + AR * c, ga + kt + c * a_step32);
@@ -246,7 +268,7 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
     };
     /* step q of the tile in buffer buf: this thread's rows of A, columns of B */
     auto fragments = [&](int buf, int q, double (&a)[G6_TM], double (&b)[G6_TN]) {
-        const double *as = As + buf * G6_BK * G6_LDA + q * G6_LDA + r1, *bs = Bs + buf * G6_BK * G6_BN + q * G6_BN + c1;
+        const double *as = As + buf * G6_BK * LDA + q * LDA + r1, *bs = Bs + buf * G6_BK * G6_BN + q * G6_BN + c1;
 #pragma unroll
         for (int p = 0; p < G6_TM / 2; p++) {
             const double2 v = *reinterpret_cast<const double2 *>(as + 2 * WR * p);
@@ -334,7 +356,14 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
  * accumulators per thread. Fragments (PTX ISA, mma.m16n8k4 .f64), with
  * g = lane/4 and t = lane%4: A[g][t] and A[g+8][t]; B[t][g]; C[g][2t],
  * C[g][2t+1], C[g+8][2t], C[g+8][2t+1]. The row paddings (+4, +8) let a
- * warp's 32 fragment loads go in the fewest wavefronts (two). */
+ * warp's 32 fragment loads go in the fewest wavefronts (two).
+ *
+ * Only some GPUs have FP64 tensor cores: compute capability 8.0, 9.0 and
+ * 10.0 (CC below, major * 10 + minor). The others run FP64 mma.sync, where
+ * it exists, no faster than their few FP64 units, and gpu6 runs the kernel
+ * on the CUDA cores there. m16n8k4 needs sm_90; on sm_80 each is two
+ * m8n8k4, whose fragments are its upper and lower halves. */
+#define GPU6_TENSOR_CORES(CC) ((CC) == 80 || (CC) == 90 || (CC) == 100)
 #define TC_BM 128
 #define TC_BN 128
 #define TC_BK 16
@@ -346,16 +375,27 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
 
 __device__ __forceinline__ void dmma_16x8x4(double c[4], double a0, double a1, double b)
 {
+#if __CUDA_ARCH__ >= 900
     asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
                  "{%0, %1, %2, %3};\n"
                  : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
                  : "d"(a0), "d"(a1), "d"(b));
+#else
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                 : "+d"(c[0]), "+d"(c[1])
+                 : "d"(a0), "d"(b));
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+                 : "+d"(c[2]), "+d"(c[3])
+                 : "d"(a1), "d"(b));
+#endif
 }
 
 __global__ void __launch_bounds__(TC_THREADS, 1)
     gpu6_dmma_kernel(int m, int n, int k, const double *__restrict__ A, const double *__restrict__ B,
                      double *__restrict__ C)
 {
+    /* compiled only where the host launches it (matmult_gpu6_dev) */
+#if !defined(__CUDA_ARCH__) || GPU6_TENSOR_CORES(__CUDA_ARCH__ / 10)
     extern __shared__ __align__(16) double tiles[]; /* 75 KB: more than a static array may have */
     double *As = tiles, *Bs = tiles + TC_STAGES * TC_BM * TC_LDA;
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -406,30 +446,59 @@ __global__ void __launch_bounds__(TC_THREADS, 1)
                     C[(size_t)r * n + c + 1] = acc[i][j][2 * half + 1];
             }
         }
+#endif
 }
 
-/* The tensor-core kernel by default; -DGPU6_CUDA_CORES builds the one on
- * the CUDA cores (make bench LAB=3 measures both). */
-extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)
+typedef void (*gpu6_launchable)(int, int, int, const double *, const double *, double *);
+
+/* Whether the tensor-core kernel runs: decided by the architecture the code
+ * loaded for this GPU was compiled for, whose __CUDA_ARCH__ chose what the
+ * kernels hold. ptxVersion is that architecture. The device's own compute
+ * capability would be wrong where the driver compiled PTX of an older GPU:
+ * that code holds the older GPU's path. */
+static int gpu6_on_tensor_cores(void)
 {
 #ifdef GPU6_CUDA_CORES
-    static int shared_limit_raised;
-    if (!shared_limit_raised) {
-        CUDA_CHECK(cudaFuncSetAttribute(gpu6_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)G6_SHARED_BYTES));
-        shared_limit_raised = 1;
-    }
-    dim3 grid(blocks_for(n, G6_BN), blocks_for(m, G6_BM));
-    gpu6_kernel<<<grid, G6_THREADS, G6_SHARED_BYTES>>>(m, n, k, dA, dB, dC);
+    return 0;
 #else
-    static int shared_limit_raised;
-    if (!shared_limit_raised) {
-        CUDA_CHECK(cudaFuncSetAttribute(gpu6_dmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)TC_SHARED_BYTES));
-        shared_limit_raised = 1;
-    }
-    dim3 grid(blocks_for(n, TC_BN), blocks_for(m, TC_BM));
-    gpu6_dmma_kernel<<<grid, TC_THREADS, TC_SHARED_BYTES>>>(m, n, k, dA, dB, dC);
+    cudaFuncAttributes loaded;
+    CUDA_CHECK(cudaFuncGetAttributes(&loaded, gpu6_dmma_kernel));
+    return GPU6_TENSOR_CORES(loaded.ptxVersion);
 #endif
+}
+
+/* The kernel, with the dynamic shared memory it may have raised to what
+ * it asks; the CUDA-core kernel with padded As rows where they fit. */
+static gpu6_launchable gpu6_chosen(int tensor_cores, size_t *shared)
+{
+    gpu6_launchable kernel = gpu6_dmma_kernel;
+    *shared = TC_SHARED_BYTES;
+    if (!tensor_cores) {
+        int device, room;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&room, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        const bool padded = G6_SHARED_BYTES(G6_PAD_A) <= (size_t)room;
+        kernel = padded ? gpu6_kernel<G6_PAD_A> : gpu6_kernel<0>;
+        *shared = G6_SHARED_BYTES(padded ? G6_PAD_A : 0);
+    }
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*shared));
+    return kernel;
+}
+
+/* The tensor-core kernel where the GPU has FP64 tensor cores, else the one
+ * on the CUDA cores; -DGPU6_CUDA_CORES builds the latter everywhere (make
+ * bench LAB=3 measures both). */
+extern "C" void matmult_gpu6_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)
+{
+    static int tensor_cores;
+    static gpu6_launchable kernel;
+    static size_t shared;
+    if (!kernel) {
+        tensor_cores = gpu6_on_tensor_cores();
+        kernel = gpu6_chosen(tensor_cores, &shared);
+    }
+    const int bm = tensor_cores ? TC_BM : G6_BM, bn = tensor_cores ? TC_BN : G6_BN;
+    dim3 grid(blocks_for(n, bn), blocks_for(m, bm));
+    kernel<<<grid, tensor_cores ? TC_THREADS : G6_THREADS, shared>>>(m, n, k, dA, dB, dC);
     CUDA_CHECK_LAUNCH();
 }

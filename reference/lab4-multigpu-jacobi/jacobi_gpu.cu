@@ -6,14 +6,15 @@
  * read from memory once, f is never read (the radiator is an integer test)
  * and indices are size_t:
  *   - for N >= GPU3_RING_MIN_N, a block streams its tile of each plane,
- *     with its halo, into a ring of shared-memory buffers with cp.async,
- *     several planes ahead of the plane it computes;
+ *     with its halo, into a ring of shared-memory buffers with cp.async
+ *     (copy_async.h), several planes ahead of the plane it computes;
  *   - below that, where a 128-wide tile would be mostly idle, a block of
  *     32 x 4 threads keeps each column's planes in registers.
  * All kernels compute each point with the kit's expression order, so with
  * nvcc -fmad=false their results equal the CPU reference bit for bit. */
 #include <math.h>
 
+#include "copy_async.h"
 #include "cuda_check.h"
 #include "jacobi.h"
 #include "poisson.h"
@@ -180,21 +181,6 @@ __device__ static inline double divide_by_6(double x)
     const double r6 = 1.0 / 6.0;
     double q = x * r6;
     return fma(fma(-q, 6.0, x), r6, q);
-}
-
-/* cp.async: a copy from global to shared memory that holds no register
- * and does not stall the thread that issues it; commit closes a group of
- * them and wait_group<P> waits until at most P of the thread's groups are
- * still in flight. */
-__device__ static inline void copy8_async(double *dst, const double *src)
-{
-    unsigned to = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(to), "l"(src));
-}
-__device__ static inline void copies_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
-template <int PENDING> __device__ static inline void copies_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
 }
 
 /* The ring kernel. A block owns a tile of RING_BX x RING_BY points of a

@@ -165,7 +165,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
 #endif
 
 /* cp.async of BYTES (4 or 16) from global src to shared dst; not valid: dst
- * gets zeros (a source size of 0) and src is never read */
+ * gets zeros (a source size of 0) and src is never read. cp.async exists
+ * from sm_80 on; below, the copy goes through a register before the call
+ * returns and the waits have nothing left to wait for: the ring is the same,
+ * only its loads are no longer in flight while the block computes. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 template <int BYTES> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
 {
     unsigned s = (unsigned)__cvta_generic_to_shared(dst);
@@ -182,6 +186,17 @@ template <int N> __device__ __forceinline__ void copy_wait(void)
 {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
+#else
+template <int BYTES> __device__ __forceinline__ void copy_async(float *dst, const float *src, bool valid)
+{
+    if (BYTES == 16)
+        *reinterpret_cast<float4 *>(dst) = valid ? *reinterpret_cast<const float4 *>(src) : make_float4(0, 0, 0, 0);
+    else
+        *dst = valid ? *src : 0.0f;
+}
+__device__ __forceinline__ void copy_commit(void) {}
+template <int N> __device__ __forceinline__ void copy_wait(void) {}
+#endif
 
 /* The ring's shape for a BX x BY block, L planes ahead. */
 template <int BX, int BY, int L> struct ring_shape {
@@ -191,9 +206,17 @@ template <int BX, int BY, int L> struct ring_shape {
     static constexpr size_t bytes = sizeof(float) * ((size_t)NIN * H * W + 2 * (size_t)NVP * BX * BY);
 };
 
+/* MIN_BLOCKS blocks of THREADS threads an SM, as many as fit: an sm_75 SM
+ * holds 1024 threads, and ptxas drops a bound it cannot meet with a warning. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define RING_MIN_BLOCKS(THREADS, MIN_BLOCKS) ((THREADS) * (MIN_BLOCKS) <= 1024 ? (MIN_BLOCKS) : 1024 / (THREADS))
+#else
+#define RING_MIN_BLOCKS(THREADS, MIN_BLOCKS) (MIN_BLOCKS)
+#endif
+
 /* Planes [z_begin, z_end), `chunk` planes a block, as wave_propagation. */
 template <int BX, int BY, int L, int MIN_BLOCKS, bool VEC>
-__global__ void __launch_bounds__(BX *BY, MIN_BLOCKS)
+__global__ void __launch_bounds__(BX *BY, RING_MIN_BLOCKS(BX *BY, MIN_BLOCKS))
     wave_ring(float *next, const float *in, const float *prev, const float *vel, int dimx, int dimy, int z_begin,
               int z_end, int chunk)
 {

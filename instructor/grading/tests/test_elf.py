@@ -59,14 +59,14 @@ class Elf(unittest.TestCase):
         self.assertEqual(elf.unsafe_symbols(obj, {"clean", "free"}), ["clean"])
 
 
-def cuda_arch():
-    """The kit's GPU target: common/mk/config.mk's CUDA_ARCH (the
-    environment's CUDA_ARCH wins, as it does for make)."""
+def cuda_gencode():
+    """The kit's GPU targets as nvcc's flags: common/mk/cuda_arch.mk's
+    (the environment's CUDA_ARCH wins, as it does for make)."""
     kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/config.mk",
-                          "--eval", "print: ; @echo $(CUDA_ARCH)", "print"],
+                          "--eval", "print: ; @echo $(CUDA_GENCODE)", "print"],
                          cwd=kit, capture_output=True, text=True, check=True)
-    return out.stdout.strip().splitlines()[-1]
+    return out.stdout.strip().splitlines()[-1].split()
 
 
 def nvcc():
@@ -88,7 +88,7 @@ class NvccObject(unittest.TestCase):
             with open(src, "w") as f:
                 f.write("__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
                         "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n")
-            subprocess.run([nvcc(), f"-arch={cuda_arch()}", "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
+            subprocess.run([nvcc(), *cuda_gencode(), "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
                             "-Xcompiler", "-fdata-sections", "-c", src, "-o", obj], check=True)
             o = elf.ObjectFile(obj)
             self.assertEqual(elf.startup_code(o, from_cu=True), [])

@@ -92,10 +92,12 @@ mutant(R, f'{M}/gpu5_partial_tile_unchecked.patch',
   caught_by=['gpu5_sizes', 'all_real_inputs', 'hidden_lopsided_shapes'])
 
 mutant(R, f'{M}/gpu6_drops_k_tail.patch',
-  "matmult_gpu6 runs only over whole tiles of k, dropping the last k % 16 terms of every sum.\n"
+  "matmult_gpu6 runs only over whole tiles of k, dropping the last k % 16 terms of every sum (in both kernels: which one runs depends on the GPU).\n"
   "requires: gpu",
   [(GPU6, 'const int tiles = (k + BK - 1) / BK;',
-   'const int tiles = k / BK;')],
+   'const int tiles = k / BK;'),
+   (GPU6, 'const int tiles = (k + G6_BK - 1) / G6_BK;',
+   'const int tiles = k / G6_BK;')],
   caught_by=['gpu6_sizes', 'all_real_inputs', 'hidden_lopsided_shapes'])
 
 mutant(R, f'{M}/gpulib_a_and_b_swapped.patch',

@@ -1,0 +1,121 @@
+"""The grader's own check, before any student: the reference's files are
+graded as a student's (the same sandbox, limits and host), and must earn
+every point that `make check` gives the same build outside the sandbox.
+A test the reference loses only inside is lost by every student, for a
+reason of the grader's (a limit, a program it cannot read), so grading
+stops and names each. The verdict is kept per kit version and host
+(build/grade/reference-check/), so a second run does not pay again."""
+import hashlib
+import json
+import os
+import platform
+import shutil
+import socket
+import sys
+
+from . import current
+from .results import read_results
+from .util import KIT, Problem, run_capture, write_atomic
+
+CACHE = os.path.join(KIT, "build", "grade", "reference-check")
+
+
+def host_key(lab, args, gpus):
+    """What the verdict depends on: the grader and the runner, the kit's lab
+    (its tests, reference and given code), the host, its GPUs, how the
+    sandbox runs."""
+    grader = [current.tree_digest(os.path.join(KIT, d)) for d in
+              ("instructor/grading", "instructor/sandbox", "autograder/runner", "autograder/mpi_checker",
+               "autograder/cuda")]
+    what = grader + [lab.digest(), socket.gethostname(), platform.processor(), str(os.cpu_count()), str(gpus),
+            os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc),
+            str(getattr(args, "cpu_only", False))]
+    return hashlib.sha256("\n".join(what).encode()).hexdigest()[:16]
+
+
+def earned(tests):
+    return sum(t["score"] for t in tests)
+
+
+def outside(grader, lab, env, folder):
+    """The reference build's tests as make check runs them, outside the
+    sandbox (the build is the grader's own, trusted)."""
+    results = os.path.join(folder, "outside.json")
+    rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
+                           f"BUILD={lab.ref_build}", f"KIT_BUILD={lab.kit_build}", "check", f"RESULTS={results}"],
+                          cwd=lab.view, env={**os.environ, **env})
+    write_atomic(os.path.join(folder, "outside.log"), log)
+    try:
+        return read_results(results, lab.tests, rc)
+    except Problem as p:
+        raise SystemExit(f"grade: the reference's tests outside the sandbox ended so: {p.message}\n{log[-3000:]}")
+
+
+def compare(inside, out):
+    """The tests the reference passes outside and not inside, with the
+    reason its run inside gave."""
+    passed_out = {t["name"] for t in out if t["status"] == "passed"}
+    return [{"name": t["name"], "points": t["max_score"], "reason": (t["output"] or t["status"]).splitlines()[0][:300]}
+            for t in inside if t["name"] in passed_out and t["status"] != "passed"]
+
+
+def check(grader, lab, args, gpus):
+    """The reference's score in the sandbox against outside it (a dict, as
+    lab.json keeps it); exits naming each test lost, unless --force."""
+    key = host_key(lab, args, gpus)
+    cached = os.path.join(CACHE, f"lab{lab.num}-{key}.json")
+    try:
+        with open(cached) as f:
+            verdict = json.load(f)
+        verdict["cached"] = True
+    except (OSError, ValueError):
+        verdict = run(grader, lab, key)
+        if not verdict["lost"]:
+            os.makedirs(CACHE, exist_ok=True)
+            write_atomic(cached, json.dumps(verdict, indent=1))
+    awardable = verdict["awardable"]
+    print(f"grade: the reference's files, graded as a student's here, earn {verdict['inside']:g} of the "
+          f"{awardable:g} points this host can award ({verdict['outside']:g} outside the sandbox)"
+          f"{' (checked before with this kit on this host)' if verdict.get('cached') else ''}", flush=True,
+          file=sys.stderr)
+    if verdict["lost"]:
+        lines = [f"  {t['name']} ({t['points']:g} points): {t['reason']}" for t in verdict["lost"]]
+        text = (f"grade: the reference loses {len(lines)} test(s) in the sandbox that it passes outside it; "
+                "every student would lose them too, for a reason of the grader's:\n" + "\n".join(lines))
+        if not getattr(args, "force", False):
+            raise SystemExit(text + "\ngrade: nothing graded. Fix the grader's limits, or FORCE=1 to grade "
+                             "anyway (every row and the class page then say so)")
+        print(text + "\ngrade: grading anyway (FORCE=1)", file=sys.stderr)
+        verdict["forced"] = True
+    return verdict
+
+
+def run(grader, lab, key):
+    folder = os.path.join(lab.work, "reference-check")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "logs"))
+    os.chmod(folder, 0o755)
+    src = os.path.join(KIT, "reference", lab.name)
+    work = os.path.join(folder, "work")
+    os.makedirs(work)
+    slot = grader.slots.get()
+    try:
+        inside = grader.grade_in(src, work, os.path.join(folder, "logs"), slot, timed=False)["tests"]
+    except Problem as p:
+        raise SystemExit(f"grade: the reference's own files, graded as a student's in the sandbox, were not "
+                         f"graded: {p.message}\n{(p.log or '')[-3000:]}\n(logs: {folder}/logs)")
+    finally:
+        grader.slots.put(slot)
+    out = outside(grader, lab, grader.check_env(current.tree_digest(src)), folder)
+    return {"key": key, "inside": earned(inside), "outside": earned(out),
+            "awardable": sum(t["max_score"] for t in out if not t["output"].startswith("SKIP")),
+            "lost": compare(inside, out)}
+
+
+def line(verdict):
+    """The reference's score on this host, for the summary and the class page."""
+    text = (f"the reference's own files earn {verdict['inside']:g} of the {verdict['awardable']:g} points this "
+            f"host can award in the sandbox ({verdict['outside']:g} outside it)")
+    if verdict.get("forced"):
+        text += "; graded anyway (FORCE=1): every student lost what the reference lost"
+    return text
