@@ -76,9 +76,12 @@ standing history:
 	$(require_lab)
 	@$(STANDING) $@ $(LAB)
 
+# NAME reaches the shell through the environment: any quote in it stays
+# a character of the name, which the standing then judges.
+nickname: export KIT_NICKNAME = $(NAME)
 nickname:
-	@test -n "$(NAME)" || { echo "usage: make nickname NAME=your-board-name" >&2; exit 2; }
-	@$(STANDING) nickname '$(NAME)'
+	@test -n "$$KIT_NICKNAME" || { echo "usage: make nickname NAME=your-board-name" >&2; exit 2; }
+	@$(STANDING) nickname "$$KIT_NICKNAME"
 
 bench:
 	$(require_lab)

@@ -33,7 +33,10 @@ static void print_matlab(const char *name, const double *M, int rows, int cols)
     printf("];\n");
 }
 
-int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, int count)
+/* The command line's TYPE and sizes, each fault said with the usage; 0 when
+ * they are right (v, m, n, k and bs set), else the exit status 2. */
+static int parse_args(int argc, char **argv, const matmult_variant *variants, int count, const matmult_variant **vp,
+                      int *mp, int *np, int *kp, int *bsp)
 {
     const matmult_variant *v = NULL;
     for (int i = 0; argc > 1 && i < count; i++)
@@ -66,6 +69,23 @@ int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, 
         usage(argv[0], variants, count);
         return 2;
     }
+    *vp = v, *mp = m, *np = n, *kp = k, *bsp = bs;
+    return 0;
+}
+
+int matmult_driver_check_args(int argc, char **argv, const matmult_variant *variants, int count)
+{
+    const matmult_variant *v;
+    int m, n, k, bs;
+    return parse_args(argc, argv, variants, count, &v, &m, &n, &k, &bs);
+}
+
+int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, int count)
+{
+    const matmult_variant *v;
+    int m, n, k, bs, bad = parse_args(argc, argv, variants, count, &v, &m, &n, &k, &bs);
+    if (bad)
+        return bad;
     int compare, max_it, results, warmup;
     double min_t;
     if (cli_env_int("MATMULT_COMPARE", 1, 0, 2, &compare) || cli_env_int("MFLOPS_MAX_IT", 1 << 30, 1, 1 << 30, &max_it) ||

@@ -37,6 +37,10 @@ typedef struct {
 } matmult_variant;
 
 int matmult_driver_main(int argc, char **argv, const matmult_variant *variants, int count);
+/* Only the command line's check of matmult_driver_main (its message and
+ * status 2, or 0): a driver's own refusal (no GPU) comes after it, since a
+ * wrong command line is wrong on every machine. */
+int matmult_driver_check_args(int argc, char **argv, const matmult_variant *variants, int count);
 
 #ifdef __cplusplus
 }

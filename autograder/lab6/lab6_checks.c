@@ -1,5 +1,6 @@
 /* Lab 6's test helpers (see lab6_checks.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "autograder.h"
@@ -40,6 +41,18 @@ void l6_fill(double *a, size_t n, double value)
 {
     for (size_t i = 0; i < n; i++)
         a[i] = value;
+}
+
+const char *l6_count(size_t n)
+{
+    static char text[4][24];
+    static int next;
+    char *t = text[next++ % 4];
+    if (n == (size_t)-1)
+        snprintf(t, sizeof text[0], "(size_t)-1");
+    else
+        snprintf(t, sizeof text[0], "%zu", n);
+    return t;
 }
 
 void l6_check_strided_pack(size_t n, int nthreads)

@@ -22,4 +22,9 @@ void l6_check_strided_pack(size_t n, int nthreads);
 /* Fills n doubles with value. */
 void l6_fill(double *a, size_t n, double value);
 
+/* A count a student function returned, for a message: "(size_t)-1" for
+ * that value (a stub's, or -1 returned as an error), which %zu would show as
+ * 18446744073709551615. Four calls' results can be used in one message. */
+const char *l6_count(size_t n);
+
 #endif

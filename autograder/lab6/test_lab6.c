@@ -227,34 +227,34 @@ START_TEST(unpack_check_catches)
     };
     l6_fill(buf, N, good);
     ck_assert_msg(halo_unpack_check(buf, N, good, 16, 1) == 0 && halo_unpack_check(buf, N, good, 16, 0) == 0,
-                  "halo_unpack_check of a correct buffer: %zu (full), %zu (sampled); expected 0",
-                  halo_unpack_check(buf, N, good, 16, 1), halo_unpack_check(buf, N, good, 16, 0));
+                  "halo_unpack_check of a correct buffer: %s (full), %s (sampled); expected 0",
+                  l6_count(halo_unpack_check(buf, N, good, 16, 1)), l6_count(halo_unpack_check(buf, N, good, 16, 0)));
     for (int k = 0; k < 6; k++) {
         l6_fill(buf, N, good);
         for (size_t i = bad[k].at; i < bad[k].at + bad[k].count; i++)
             buf[i] = bad[k].value;
         size_t got = halo_unpack_check(buf, N, good, 16, 1);
-        ck_assert_msg(got == bad[k].count, "halo_unpack_check (full), %s at [%zu]: %zu mismatches; expected %zu",
-                      bad[k].what, bad[k].at, got, bad[k].count);
+        ck_assert_msg(got == bad[k].count, "halo_unpack_check (full), %s at [%zu]: %s mismatches; expected %zu",
+                      bad[k].what, bad[k].at, l6_count(got), bad[k].count);
     }
     /* sampled, 16 threads on 1000: thread t checks 62 * t only */
     l6_fill(buf, N, good);
     buf[186] = good + 1;
     ck_assert_msg(halo_unpack_check(buf, N, good, 16, 0) == 1,
-                  "halo_unpack_check (sampled, 16 threads), element 186 (thread 3's) wrong: %zu; expected 1",
-                  halo_unpack_check(buf, N, good, 16, 0));
+                  "halo_unpack_check (sampled, 16 threads), element 186 (thread 3's) wrong: %s; expected 1",
+                  l6_count(halo_unpack_check(buf, N, good, 16, 0)));
     buf[186] = good;
     buf[187] = good + 1;
     ck_assert_msg(halo_unpack_check(buf, N, good, 16, 0) == 0,
-                  "halo_unpack_check (sampled, 16 threads), element 187 (sampled by no thread) wrong: %zu; expected "
+                  "halo_unpack_check (sampled, 16 threads), element 187 (sampled by no thread) wrong: %s; expected "
                   "0 (the sampled check reads one element per thread)",
-                  halo_unpack_check(buf, N, good, 16, 0));
+                  l6_count(halo_unpack_check(buf, N, good, 16, 0)));
     /* 5 doubles, 16 threads: every thread samples element 0 */
     l6_fill(buf, 5, good);
     buf[0] = good - 1;
     ck_assert_msg(halo_unpack_check(buf, 5, good, 16, 0) == 16,
-                  "halo_unpack_check (sampled, n=5, 16 threads), element 0 wrong: %zu; expected 16 (all sample it)",
-                  halo_unpack_check(buf, 5, good, 16, 0));
+                  "halo_unpack_check (sampled, n=5, 16 threads), element 0 wrong: %s; expected 16 (all sample it)",
+                  l6_count(halo_unpack_check(buf, 5, good, 16, 0)));
     free(buf);
 }
 END_TEST

@@ -68,12 +68,12 @@ const char *ag_step_hint(int off, int steps, const char *step, char *buf, size_t
                  step);
     else if (off < 0)
         snprintf(buf, cap,
-                 " (it equals the reference one %s earlier: one step behind? a loop one %s short, or the answer "
-                 "left in the other buffer: a swap missing at the end)",
+                 " (it equals the expected answer of one %s earlier: one step behind? a loop one %s short, or the "
+                 "answer left in the other buffer: a swap missing at the end)",
                  step, step);
     else if (off > 0)
-        snprintf(buf, cap, " (it equals the reference one %s later: one step ahead? a loop one %s too many)", step,
-                 step);
+        snprintf(buf, cap, " (it equals the expected answer of one %s later: one step ahead? a loop one %s too many)",
+                 step, step);
     else if (cap > 0)
         buf[0] = '\0';
     return buf;

@@ -40,29 +40,69 @@ static int said_by_another_rank(const char *out, const char *line)
     return 0;
 }
 
-/* Keeps the program's FAIL lines (else the last 1000 bytes of its output)
- * in out, for the failure message; returns how many FAIL lines it had. */
+/* A line of its own in which the kit's code (a backend, a checker, a
+ * given driver) says why a call failed, "host backend: a launch while the
+ * previous one runs (synchronize first)": a name, a colon and the reason.
+ * Not a FAIL line, nor the runtimes' capitals (a sanitizer's SUMMARY, an
+ * MPI library's WARNING: read elsewhere, or not about the code), nor
+ * mpirun's. */
+static int explains(const char *line)
+{
+    size_t name = strspn(line, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ");
+    return name > 0 && name <= 40 && line[0] != ' ' && line[name] == ':' && line[name + 1] == ' ' &&
+           strcspn(line, "abcdefghijklmnopqrstuvwxyz") < name && strncmp(line, "mpirun", 6) &&
+           !strstr(line, "Sanitizer");
+}
+
+/* A sanitizer's stop after the checker's failures may be their
+ * consequence (a pack still running when the failed call returned), so it
+ * is said after them and not as their cause. */
+static const char AFTER_FAILURES[] = "after those failures the sanitizers stopped a rank (perhaps their consequence: "
+                                     "fix the first failure first; the line it names may be correct): ";
+
+/* Keeps the program's own explanations (at most 4 distinct lines, the
+ * reason a FAIL line alone does not give: "returned -1") and its FAIL
+ * lines (else the last 1000 bytes of its output) in out, for the failure
+ * message; returns how many FAIL lines it had. */
 static int mpi_log_excerpt(const char *log, char *out, size_t cap)
 {
-    char line[512];
-    size_t used = 0;
-    int fails = 0;
+    char line[512], fail_lines[1200] = "";
+    size_t used = 0, failed = 0;
+    int fails = 0, reasons = 0;
     FILE *fp = fopen(log, "r");
     out[0] = '\0';
     if (!fp)
         return 0;
-    while (fgets(line, sizeof line, fp))
-        if (!strncmp(line, "FAIL", 4) && used + strlen(line) < cap) {
+    while (fgets(line, sizeof line, fp)) {
+        if (!strncmp(line, "FAIL", 4) && failed + strlen(line) < sizeof fail_lines) {
             fails++;
-            if (said_by_another_rank(out, line))
+            if (said_by_another_rank(fail_lines, line))
                 continue;
+            strcpy(fail_lines + failed, line);
+            failed += strlen(line);
+        } else if (explains(line) && reasons < 4 && used + strlen(line) < cap / 3 && !strstr(out, line)) {
+            reasons++;
             strcpy(out + used, line);
             used += strlen(line);
         }
-    if (!fails) {
+    }
+    if (fails) {
+        used += (size_t)snprintf(out + used, cap - used, "%s", fail_lines);
+        /* a sanitizer's stop written to the output (a rank's report that
+         * its log_path did not take): after the failures, as theirs */
+        rewind(fp);
+        while (fgets(line, sizeof line, fp))
+            if (strstr(line, "runtime error:") || strstr(line, "ERROR: AddressSanitizer") ||
+                strstr(line, "WARNING: ThreadSanitizer")) {
+                if (used < cap)
+                    snprintf(out + used, cap - used, "%s%s", AFTER_FAILURES, line);
+                break;
+            }
+    } else {
         /* A sanitizer's report: its first error (a race or an overflow in
          * the student's code, with its stack), not the tail, which names
-         * the harness the report ends in. Else the end of the output. */
+         * the harness the report ends in. Else the end of the output
+         * (after the explanations, which it may not reach). */
         long from = -1, at = 0;
         rewind(fp);
         while (from < 0 && fgets(line, sizeof line, fp)) {
@@ -72,9 +112,9 @@ static int mpi_log_excerpt(const char *log, char *out, size_t cap)
             at = ftell(fp);
         }
         fseek(fp, 0, SEEK_END);
-        long size = ftell(fp);
-        fseek(fp, from >= 0 ? from : size > 1000 ? size - 1000 : 0, SEEK_SET);
-        used = fread(out, 1, cap - 1, fp);
+        long size = ftell(fp), tail = (long)(cap - 1 - used) < 1000 ? (long)(cap - 1 - used) : 1000;
+        fseek(fp, from >= 0 ? from : size > tail ? size - tail : 0, SEEK_SET);
+        used += fread(out + used, 1, cap - 1 - used, fp);
         out[used] = '\0';
     }
     fclose(fp);
@@ -229,6 +269,9 @@ static void run_expecting_success(const char *program, int np, const char *args,
     int rc = run_logged(program, np, args, seconds, &f);
     int unreported = rc == 0 ? unreported_ranks(&f, np, missing, sizeof missing) : 0;
     char where[700] = "", exe[PATH_MAX], san[600] = "";
+    /* a sanitizer's stop after failures the checker reported: it may be
+     * their consequence, so it follows them and names no line as the cause */
+    int after = 0;
     if (rc != 0 || unreported) {
         int fails = mpi_log_excerpt(f.log, out, sizeof out);
         /* what a sanitizer stopped, and where in the student's files (the
@@ -237,6 +280,8 @@ static void run_expecting_success(const char *program, int np, const char *args,
             memcpy(san, "; ", 2);
             if (!fails)
                 out[0] = '\0';
+            else
+                after = 1;
         }
         f.san[0] = '\0';
         /* the checker program beside the test binary: its symbols name
@@ -259,6 +304,10 @@ static void run_expecting_success(const char *program, int np, const char *args,
                      name, who, out);
     if (rc == 0)
         return;
+    if (after)
+        ck_abort_msg("%s %s (exit status %d)%s:\n%s%s%s", name,
+                     ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
+                     where, out, AFTER_FAILURES, san + 2);
     ck_abort_msg("%s %s (exit status %d)%s%s%s%s%s", name,
                  ran_out_of_time(rc) ? "ran out of time (a hang: a missing or mismatched exchange?)" : "failed", rc,
                  san[0] ? "; the sanitizers stopped a rank: " : "", san[0] ? san + 2 : "", where, out[0] ? ":\n" : "",

@@ -25,10 +25,17 @@ def main(argv):
         with open(course.NICKNAME_FILE, "w") as f:
             f.write(name + "\n")
         print(f"the board will show your next recorded runs as '{name}' ({os.path.relpath(course.NICKNAME_FILE, course.KIT)})")
+        if not course.spool():
+            # the name is kept for a course that sets a spool later
+            print("note: this course records no runs (no STANDING_SPOOL in course.conf): there is no board to show it yet")
         return
     lab = args[0]
     if not lab.isdigit():
         sys.exit(f"make {what}: no lab named (LAB=N)")
+    labs = sorted(int(d[3:].split("-")[0]) for d in os.listdir(os.path.join(course.KIT, "labs"))
+                  if re.fullmatch(r"lab[0-9]+-.+", d))
+    if int(lab) not in labs:
+        sys.exit(f"make {what}: there is no lab {lab} (labs: {' '.join(map(str, labs))})")
     text = (board.standing if what == "standing" else board.history)(int(lab))
     if text is None:
         sys.exit(f"make {what}: {NO_SPOOL}")

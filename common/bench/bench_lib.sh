@@ -196,6 +196,9 @@ BENCH_AWK='
 function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 function fig(x, fmt) { return num(x) ? sprintf(fmt, x) : "-" }
 function ratio(a, b, fmt) { return (num(a) && num(b) && b > 0) ? sprintf(fmt, a / b) : "" }
+# r times the speed of the other said as a reader takes it: "0.37 x faster"
+# would be read as faster, where it is 2.70 x slower.
+function speed(r) { return !num(r) || r <= 0 ? "" : r >= 1 ? sprintf("%.2f x faster", r) : sprintf("%.2f x slower", 1 / r) }
 function status_text(s,   n) {
     if (s == "ok") return "ok"
     if (s ~ /^wrong:/) { n = substr(s, 7); return "INVALID (" n " wrong element" (n == 1 ? "" : "s") ")" }

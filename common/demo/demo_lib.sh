@@ -86,7 +86,7 @@ demo_code() {
     elif [ -d reference ]; then
         echo "the student's code in labs/$dir (the skeleton as the kit ships it, unless edited)"
     else
-        echo "the student's own code in labs/$dir (this is the student copy: it has no reference solution)"
+        echo "your code in labs/$dir"
     fi
 }
 
@@ -137,7 +137,7 @@ demo_page() {
     python3 common/demo/page.py "$DEMO_OUT/index.html" --title "$DEMO_TITLE" --picture "$1" --figures "$DEMO_FIGS" \
         --host "$(demo_host)" --gpu "$(demo_gpu)" --code "$(demo_code)" --seconds "$secs"
     echo "$DEMO_VERB of lab $DEMO_LAB ($(demo_code)) in $secs s; picture $DEMO_OUT/$1"
-    echo "page for the projector: $DEMO_OUT/index.html"
+    echo "its page: $DEMO_OUT/index.html"
 }
 
 # demo_trace_build: the kit's tracer (common/trace/cuda_mpi_trace.c: CUPTI's

@@ -11,6 +11,8 @@
 #
 # Each lab's labs/labN-*/lab.mk sets:
 #   STUDENT_FILES   the files the student edits (.c or .cu)
+#   OPTIONAL_FILES  those of them a hand-in may leave out (a challenge): the
+#                   skeleton's stub is built in their place, as in grading
 #   DRIVERS         programs built from the kit's sources plus the student's objects
 #   <driver>_SRCS   the kit sources of each driver
 #   <driver>_LDFLAGS  its own link flags
@@ -84,6 +86,23 @@ else
 $(error IMPL must be 'skeleton' or 'reference', got '$(IMPL)')
 endif
 
+# The student copy's record of the kit's given files as released (.kit/:
+# their SHA-256, and the skeleton of each optional file). Those this
+# lab's build reads (its folder, common/, autograder/ but other labs'
+# tests, the Makefile) that no longer match are named by make labN and
+# make check, since the grade is built with the kit's.
+GIVEN_DIR := .kit
+GIVEN_SUMS := $(wildcard $(GIVEN_DIR)/given.sha256)
+ifneq ($(GIVEN_SUMS),)
+ifneq ($(filter all check,$(MAKECMDGOALS)),)
+GIVEN_CHANGED := $(shell awk '$$2 ~ "^($(LAB_DIR)/|common/|autograder/|Makefile$$)" && $$2 !~ "^autograder/lab[0-9]+/" || $$2 ~ "^$(TEST_DIR)/"' \
+    $(GIVEN_SUMS) | sha256sum --quiet -c 2>/dev/null | sed -n 's/: FAILED.*//p')
+endif
+endif
+# (make check: the optional files the build took from the skeleton.)
+STUB_NOTE = for f in $$(cat $(BUILD)/stubbed 2>/dev/null); do echo "note: $$(cat $(BUILD)/source) has no $$f (optional): built with the skeleton's stub in its place, as the grader builds it"; done
+GIVEN_NOTE = $(foreach f,$(GIVEN_CHANGED),echo "note: $(f) is not the kit's as released: your grade is built with the kit's own $(notdir $(f)), not this one" >&2;)
+
 # Student code gets a section per function and per datum, so that every call
 # it makes, even between two static functions of one file, shows in its
 # object as a relocation (the call rules, below, read them). Debug
@@ -148,7 +167,13 @@ $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 .PHONY: all kit check
 .DELETE_ON_ERROR:
 
+# Its time is the last successful build's (make check's test of a file
+# edited since): the test program's own is not, when a file saved again
+# unchanged rebuilt nothing.
+BUILT := $(BUILD)/built
 all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS) $(GPU_IMAGE_CHECK)
+	@touch $(BUILT)
+	@$(GIVEN_NOTE)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
 	$(if $(LAB_CUDA),@echo "lab$(LAB): CUDA built for $(CUDA_BUILT) ($(CUDA_ARCH_WHY))")
 
@@ -163,14 +188,27 @@ kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(GPU_IMAGE_OBJ) $(foreach d,$(DR
 # not at the copy (whose edits would be lost); it is compiled in the build
 # folder, so a submission's own headers never replace the kit's.
 ifneq ($(filter all,$(MAKECMDGOALS)),)
-MISSING := $(strip $(foreach f,$(STUDENT_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
+MISSING := $(strip $(foreach f,$(filter-out $(OPTIONAL_FILES),$(STUDENT_FILES)),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
 ifneq ($(MISSING),)
-$(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING))
+$(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING)$(if $(OPTIONAL_FILES), (optional, may be left out: $(OPTIONAL_FILES))))
 endif
-COPY_ERR := $(shell mkdir -p $(BUILD)/student && for f in $(STUDENT_FILES); do \
-    t="$(BUILD)/student/.$$f.new"; { printf '\043line 1 "%s"\n' "$(SRC_DIR)/$$f" && cat "$(SRC_DIR)/$$f"; } >"$$t" && \
+# A hand-in is built as the grader builds it only with the kit's own given
+# files: one the student changed could make it compile here and not there.
+ifneq ($(SUBMISSION),)
+ifneq ($(GIVEN_CHANGED),)
+$(error make lab$(LAB) SUBMISSION=$(SUBMISSION): not the kit's as released (changed or removed): $(GIVEN_CHANGED). The grader builds your files with the kit's own, where they may not compile or may score otherwise, so this build would not be the grader's: undo the change (the copy of the kit you were given has the file), then run this again)
+endif
+endif
+# An optional file left out is built from the skeleton's stub, as the
+# grader builds it: in the student copy the release's untouched skeleton
+# (.kit/skeleton), since the one in labs/ may hold the student's own work.
+STUBBED := $(strip $(foreach f,$(OPTIONAL_FILES),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
+STUB_DIR := $(firstword $(wildcard $(GIVEN_DIR)/skeleton/$(LAB_DIR)) $(LAB_DIR))
+STUDENT_SRCS := $(foreach f,$(STUDENT_FILES),$(if $(filter $(f),$(STUBBED)),$(STUB_DIR),$(SRC_DIR))/$(f))
+COPY_ERR := $(shell mkdir -p $(BUILD)/student && for s in $(STUDENT_SRCS); do f=$$(basename "$$s"); \
+    t="$(BUILD)/student/.$$f.new"; { printf '\043line 1 "%s"\n' "$$s" && cat "$$s"; } >"$$t" && \
     { cmp -s "$$t" "$(BUILD)/student/$$f" && rm -f "$$t" || mv -f "$$t" "$(BUILD)/student/$$f"; } || echo "$$f"; done; \
-    echo "$(SRC_DIR)" > $(BUILD)/source)
+    echo "$(SRC_DIR)" > $(BUILD)/source; echo "$(STUBBED)" > $(BUILD)/stubbed)
 ifneq ($(COPY_ERR),)
 $(error could not copy $(COPY_ERR) from $(SRC_DIR))
 endif
@@ -274,9 +312,11 @@ endif
 # hang budget (AG_HANG_BUDGET, runner.h): every test gets its own limit,
 # and it repeats the tests a race can pass by luck itself (repeat.conf).
 ifneq ($(origin CALL_VIOLATIONS),command line)
-STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); for f in $(STUDENT_FILES); do \
-    if [ "$$src/$$f" -nt $(TEST_BIN) ] || [ $(BUILD)/student/$$f -nt $(TEST_BIN) ]; then \
-    echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)' (and fix what it reports) before make check" >&2; exit 2; fi; done
+STALE_CHECK = src=$$(cat $(BUILD)/source 2>/dev/null); \
+    case "$$src" in $(LAB_DIR)) again= ;; $(REF_DIR)) again=" IMPL=reference" ;; *) again=" SUBMISSION=$$src" ;; esac; \
+    for f in $(STUDENT_FILES); do \
+    if [ "$$src/$$f" -nt $(BUILT) ] || [ $(BUILD)/student/$$f -nt $(BUILT) ]; then \
+    echo "lab $(LAB): $$src/$$f is newer than the last successful build: run 'make lab$(LAB)$$again' (and fix what it reports) before make check" >&2; exit 2; fi; done
 STUDENT_CHECK_ENV = AG_HANG_BUDGET=$${AG_HANG_BUDGET:-60} $(if $(wildcard $(TEST_DIR)/repeat.conf),AG_REPEAT_CONF=$(TEST_DIR)/repeat.conf)
 endif
 
@@ -290,6 +330,8 @@ check:
 	@test -x $(TEST_BIN) || { echo "lab $(LAB) is not built: run 'make lab$(LAB)' first" >&2; exit 2; }
 	@$(STALE_CHECK)
 	@echo "lab $(LAB) ($(LAB_NAME)), built from $$(cat $(BUILD)/source 2>/dev/null)"
+	@$(GIVEN_NOTE)
+	@$(STUB_NOTE)
 	@$(CHECK_CALLS)
 	@AG_CALL_VIOLATIONS=$(CALL_VIOLATIONS) AG_CALLS_CONF=$(CALLS_CONF) $(STUDENT_CHECK_ENV) $(CHAOS_ENV) $(CHECK_ENV) $(CHECK_CMD) $(if $(RESULTS),--results $(RESULTS)) $(CHECK_ARGS)
 
@@ -297,11 +339,11 @@ check:
 # one (a lab.mk may write a demo recipe of its own instead: lab 1's).
 .PHONY: bench
 bench:
-	$(LAB_DIR)/bench.sh
+	@$(LAB_DIR)/bench.sh
 ifneq ($(wildcard $(LAB_DIR)/demo.sh),)
 .PHONY: demo
 demo:
-	$(LAB_DIR)/demo.sh
+	@$(LAB_DIR)/demo.sh
 endif
 
 -include $(shell find $(KIT_BUILD) -name '*.d' 2>/dev/null)

@@ -97,7 +97,7 @@ class Grader:
     def grade_in(self, src, work, logs, slot, timed=True):
         srcdir = os.path.join(work, "src")
         os.makedirs(srcdir)
-        collect(src, srcdir, self.lab.student_files, work)
+        collect(src, srcdir, self.lab.student_files, work, self.lab.optional_files)
         flags = review_flags(srcdir, self.baseline)
         build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
         for d in (build, out, record):

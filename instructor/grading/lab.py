@@ -33,6 +33,7 @@ class Lab:
         self.num, self.args = num, args
         self.name = make_var(num, "LAB_NAME")
         self.student_files = make_var(num, "STUDENT_FILES").split()
+        self.optional_files = make_var(num, "OPTIONAL_FILES").split()
         # its test program is built with the sanitizers (common/mk/lab.mk)
         self.sanitized = bool(make_var(num, "SANITIZE").strip())
         self.limits = Limits(*(int(make_var(num, v)) for v in ("SANDBOX_RANKS", "SANDBOX_THREADS", "SANDBOX_MEM_MB")))

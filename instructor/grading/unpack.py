@@ -106,9 +106,10 @@ def unpack(archive, dest, limit=MAX_UNPACKED):
         raise Problem(STATUS_MISSING, f"the archive {os.path.basename(archive)} cannot be unpacked: {e}")
 
 
-def collect(src, dest, wanted, work):
+def collect(src, dest, wanted, work, optional=()):
     """Copies the lab's student files, and nothing else, from a folder or an
-    archive into dest; the shallowest copy of each wins."""
+    archive into dest; the shallowest copy of each wins. One of optional
+    may be missing (the build puts the skeleton's stub in its place)."""
     if os.path.islink(src):
         raise Problem(STATUS_REJECTED, "the submission is a symbolic link: not graded")
     if os.path.isdir(src):
@@ -131,7 +132,8 @@ def collect(src, dest, wanted, work):
                 if os.path.isfile(p) and not os.path.islink(p):
                     found.append((p.count(os.sep), p))
         if not found:
-            missing.append(name)
+            if name not in optional:
+                missing.append(name)
             continue
         p = sorted(found)[0][1]
         if os.path.getsize(p) > MAX_FILE:

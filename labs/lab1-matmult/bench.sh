@@ -103,8 +103,8 @@ awk -F, "$BENCH_AWK"'
     NR == FNR { if ($2 == "lib" && $9 == "ok") lib[$1, $3] = $8; next }
     FNR > 1 { b = ($1 == "bs-sweep" ? "opt" : $1)
               label = sprintf("%-8s %-4s n=%-5s%-8s", $1, $2, $3, ($6 == "" ? "" : " bs=" $6))
-              r = ($2 == "lib" || $9 != "ok") ? "" : ratio($8, lib[b, $3], "%.2f")
-              show(label, $9, sprintf("%10s Mflop/s%s", fig($8, "%.1f"), r == "" ? "" : "  = " r " x OpenBLAS")) }' "$csv" "$csv"
+              r = ($2 == "lib" || $9 != "ok") ? "" : speed(ratio($8, lib[b, $3], "%.4f"))
+              show(label, $9, sprintf("%10s Mflop/s%s", fig($8, "%.1f"), r == "" ? "" : ", " r " than OpenBLAS")) }' "$csv" "$csv"
 
 # The goal: the fastest own variant against OpenBLAS at m = n = k = 1024
 # (or the largest size run), valid rows only.

@@ -156,8 +156,8 @@ awk -F, -v big="$BIG_N" -v tmax="$max_t" "$BENCH_AWK"'
         printf "goal 1: best Jacobi at N=%d (%s, 24 bytes/point): %s GB/s%s, copy bandwidth %s GB/s (%d threads; goal 85%%)\n",
                big, (who == "" ? "none right" : who), (who == "" ? "-" : fig(best, "%.2f")), (r == "" || who == "" ? "" : " = " r "%"),
                fig(copy, "%.2f"), tmax
-        r = ratio(gs[1], gs[2], "%.2f")
-        if (r != "") printf "goal 2: gs_omp at N=256, 2 threads against 1: %sx (goal 1.5x)\n", r
+        r = ratio(gs[1], gs[2], "%.4f")
+        if (r != "") printf "goal 2: gs_omp at N=256, 2 threads against 1: %s (goal %s)\n", speed(r), speed(1.5)
         r = ratio(100 * md[1], 2 * md[2], "%.0f")
         if (r != "") printf "goal 3: Mandelbrot, schedule dynamic,1, 2 threads: parallel efficiency %s%% (goal 95%%)\n", r
     }' "$csv" | tee "$BENCH_OUT/goals.txt"

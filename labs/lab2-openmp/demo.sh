@@ -36,13 +36,13 @@ awk -F, -v n="$N" -v gs="$GS_N" '
                               (gt[p] > 0 && gt[1] > 0) ? gt[1] / gt[p] : "-",
                               (copy[p] > 0 && jb[1] > 0) ? copy[p] / jb[1] : "-", (p in jb) ? jb[p] : "-", (p in copy) ? copy[p] : "-" }' "$csv" |
     sort -n >"$speedup"
-awk -v n="$N" -v gs="$GS_N" '
+awk -v n="$N" -v gs="$GS_N" "$BENCH_AWK"'
     $1 !~ /^[0-9]/ { next }
     { last = $0 }
     END { split(last, f, " ")
-          printf "Jacobi (omp_v3, N = %d) on %d threads: %.2fx faster than on 1, at %.1f GB/s; the copy runs at %.1f GB/s with %d threads\n", n, f[1], f[2], f[5], f[6], f[1]
-          printf "the copy bound: Jacobi can be at most %.2fx faster than its 1-thread self here (%.0f%% of it reached)\n", f[4], 100 * f[5] / f[6]
-          printf "Gauss-Seidel wavefront (gs_omp, N = %d) on %d threads: %.2fx\n", gs, f[1], f[3] }' "$speedup" |
+          printf "Jacobi (omp_v3, N = %d) on %d threads: %s than on 1, at %.1f GB/s; the copy runs at %.1f GB/s with %d threads\n", n, f[1], speed(f[2]), f[5], f[6], f[1]
+          printf "the copy bound: at best, Jacobi runs %s than its 1-thread self here (%.0f%% of it reached)\n", speed(f[4]), 100 * f[5] / f[6]
+          printf "Gauss-Seidel wavefront (gs_omp, N = %d) on %d threads: %s than on 1\n", gs, f[1], speed(f[3]) }' "$speedup" |
     while IFS= read -r line; do demo_say "$line"; done
 
 # The wavefront's steps: with T threads, plane i on thread i mod T; row

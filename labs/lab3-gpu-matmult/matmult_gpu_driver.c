@@ -58,6 +58,9 @@ int main(int argc, char **argv)
             gpu_type = i;
     if (gpu_type >= 0) {
         char reason[200];
+        int bad = matmult_driver_check_args(argc, argv, variants, count);
+        if (bad)
+            return bad;
         if (gpu_count_reason(reason, (int)sizeof reason) == 0) {
             fprintf(stderr, "error: matmult_%s runs on an NVIDIA GPU, and this machine has none usable (%s)\n",
                     argv[1], reason);

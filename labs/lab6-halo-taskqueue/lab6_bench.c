@@ -36,6 +36,8 @@
  * them). TIMELINE.csv: one taskqueue iteration's per-block events in
  * microseconds from its start (channel per block, non-blocking sends), run
  * after a baseline iteration, the two the demo's timeline shows. */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,6 +301,18 @@ static void write_timeline(halo_layer *L, const char *path)
     printf("timeline of one taskqueue iteration (channel per block, non-blocking) in %s\n", path);
 }
 
+/* An argument that is a whole number in [lo, hi], into out. */
+static int whole(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     int provided = 0;
@@ -306,17 +320,39 @@ int main(int argc, char **argv)
     MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &nranks));
     halo_pattern pattern = HALO_PAT_PAIR;
-    int blocks = argc > 2 ? atoi(argv[2]) : 0, threads = argc > 6 ? atoi(argv[6]) : 0;
-    long num = argc > 3 ? atol(argv[3]) : 0, den = argc > 4 ? atol(argv[4]) : 0;
-    int iters = argc > 7 ? atoi(argv[7]) : 0, warmup = argc > 8 ? atoi(argv[8]) : -1, reps = argc > 9 ? atoi(argv[9]) : 0;
-    if (argc < 10 || (strcmp(argv[1], "host") && strcmp(argv[1], "cuda")) || blocks < 1 || blocks > HALO_MAX_BLOCKS ||
-        num < 1 || den < 1 || halo_pattern_parse(argv[5], &pattern) || threads < 1 || warmup < 0 ||
-        iters <= warmup || reps < 1 || reps > 64) {
+    long blocks_arg = 0, num = 0, den = 0, threads_arg = 0, iters_arg = 0, warmup_arg = 0, reps_arg = 0;
+    /* the first wrong argument, named: the usage line alone leaves the
+     * reader to find it */
+    char wrong[200] = "";
+    if (argc < 10)
+        snprintf(wrong, sizeof wrong, "%d argument(s), at least 9 wanted", argc - 1);
+    else if (strcmp(argv[1], "host") && strcmp(argv[1], "cuda"))
+        snprintf(wrong, sizeof wrong, "backend '%s', not host or cuda", argv[1]);
+    else if (!whole(argv[2], 1, HALO_MAX_BLOCKS, &blocks_arg))
+        snprintf(wrong, sizeof wrong, "BLOCKS '%s', not a whole number from 1 to %d", argv[2], HALO_MAX_BLOCKS);
+    else if (!whole(argv[3], 1, LONG_MAX, &num))
+        snprintf(wrong, sizeof wrong, "NUM '%s', not a whole number of 1 or more", argv[3]);
+    else if (!whole(argv[4], 1, LONG_MAX, &den))
+        snprintf(wrong, sizeof wrong, "DEN '%s', not a whole number of 1 or more", argv[4]);
+    else if (halo_pattern_parse(argv[5], &pattern))
+        snprintf(wrong, sizeof wrong, "pattern '%s', not pair, self, fig26 or ring", argv[5]);
+    else if (!whole(argv[6], 1, INT_MAX, &threads_arg))
+        snprintf(wrong, sizeof wrong, "THREADS '%s', not a whole number of 1 or more", argv[6]);
+    else if (!whole(argv[8], 0, INT_MAX - 1, &warmup_arg))
+        snprintf(wrong, sizeof wrong, "WARMUP '%s', not a whole number of 0 or more", argv[8]);
+    else if (!whole(argv[7], warmup_arg + 1, INT_MAX, &iters_arg))
+        snprintf(wrong, sizeof wrong, "ITERS '%s', not a whole number above WARMUP (%ld)", argv[7], warmup_arg);
+    else if (!whole(argv[9], 1, 64, &reps_arg))
+        snprintf(wrong, sizeof wrong, "REPS '%s', not a whole number from 1 to 64", argv[9]);
+    int blocks = (int)blocks_arg, threads = (int)threads_arg, iters = (int)iters_arg, warmup = (int)warmup_arg,
+        reps = (int)reps_arg;
+    if (wrong[0]) {
         if (rank == 0)
             fprintf(stderr,
+                    "%s: %s\n"
                     "usage: %s host|cuda BLOCKS NUM DEN pair|self|fig26|ring THREADS ITERS WARMUP REPS [TIMELINE.csv]\n"
                     "  (1 <= BLOCKS <= 27, ITERS > WARMUP >= 0, 1 <= REPS <= 64)\n",
-                    argv[0]);
+                    argv[0], wrong, argv[0]);
         MPI_Finalize();
         return 2;
     }

@@ -5,6 +5,8 @@
 # use cuFFT and NCCL; their MPI set-up (one rank per GPU, the NCCL
 # communicator) is common/nccl/nccl_world.c, which lab 4 uses too.
 STUDENT_FILES := fp_basics.c fp_serial.c fp_makhoul.c fp_radiator.c fp_mpi.c fp_cuda.cu fp_cuda_fused.cu fp_nccl.cu
+# The fused solve is stage 6's ungraded challenge.
+OPTIONAL_FILES := fp_cuda_fused.cu
 DRIVERS       := fft_poisson lab7_bench
 lab7_bench_SRCS := $(LAB_DIR)/lab7_bench.c
 fft_poisson_SRCS := $(LAB_DIR)/fft_poisson_main.c

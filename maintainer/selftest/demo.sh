@@ -2,7 +2,7 @@
 # Self-test of the lecturer's demos (run by make test): make demo of every
 # lab with a CPU form (labs 1, 2, 6's host backend, 7, lab 5's CPU backend, its timeline's
 # MPI rows) runs the reference in at most 60 s, writes its picture (a PNG,
-# not empty) and its page for the projector, which names whose code ran
+# not empty) and its page, which names whose code ran
 # and the host; headless Chromium draws each page, and its screenshot is
 # not blank. A demo of code that computes wrong figures draws no picture
 # and fails; a GPU lab's demo on a host without a GPU fails in one line
@@ -87,7 +87,7 @@ for lab in 1 2 5 6 7; do
     fi
     [ -n "$secs" ] && [ "$secs" -le $LIMIT ] && pass "$name: make demo runs in $secs s (at most $LIMIT; $wall s with its build)" ||
         fail "$name: make demo ran ${secs:-?} s, more than the $LIMIT s a lecture allows (see $log)"
-    grep -q "page for the projector: .*lab$lab/index.html" "$log" && pass "$name: make demo names its page" ||
+    grep -q "its page: .*lab$lab/index.html" "$log" && pass "$name: make demo names its page" ||
         fail "$name: make demo's output does not name its page (see $log)"
     is_png "$OUT/lab$lab/$pic" && pass "$name: its picture $pic is a PNG ($(($(stat -c %s "$OUT/lab$lab/$pic") / 1024)) KiB)" ||
         fail "$name: its picture '$pic' is missing or not a PNG"

@@ -132,3 +132,117 @@ for labdir in "$COPY"/labs/lab[0-9]*-*/; do
         fail "make lab$lab fails in the copy: $(grep -m1 -E 'error|Error|No rule' "$OUT/lab$lab.log")"
     fi
 done
+
+# A hand-in is built with the kit's own given files: the copy carries their
+# SHA-256, a changed header is named by make labN and make check (once
+# each), and make labN SUBMISSION=DIR refuses to build with it.
+HANDIN=$OUT/handin1
+mkdir -p "$HANDIN"
+cp "$COPY/labs/lab1-matmult/matmult.c" "$HANDIN/"
+(cd "$COPY" && sha256sum --quiet -c .kit/given.sha256) >"$OUT/given.log" 2>&1 &&
+    pass "the copy carries its given files' SHA-256 ($(wc -l <"$COPY/.kit/given.sha256") files), all matching" ||
+    fail "the copy's .kit/given.sha256 is missing or does not match its files: $(head -2 "$OUT/given.log")"
+header=$COPY/labs/lab1-matmult/matmult.h
+cp "$header" "$OUT/matmult.h.orig"
+sed -i 's/^#define LAB1_MATMULT_H$/&\n#define MY_UNROLL 4/' "$header"
+echo 'int my_unroll(void) { return MY_UNROLL; }' >>"$HANDIN/matmult.c"
+(cd "$COPY" && make --no-print-directory lab1 SUBMISSION="$HANDIN") >"$OUT/handin-edited.log" 2>&1
+rc=$?
+[ "$rc" != 0 ] && grep -q 'labs/lab1-matmult/matmult.h.*grader' "$OUT/handin-edited.log" && ! grep -q 'built from' "$OUT/handin-edited.log" &&
+    pass "make lab1 SUBMISSION=DIR with an edited given header refuses, naming it: $(grep -o 'not the kit.s as released[^:]*: [^ ]*' "$OUT/handin-edited.log")" ||
+    fail "make lab1 SUBMISSION=DIR built against an edited given header (status $rc, see $OUT/handin-edited.log)"
+for step in lab1 check; do
+    (cd "$COPY" && make --no-print-directory "$step") >"$OUT/given-$step.log" 2>&1
+    n=$(grep -c '^note: labs/lab1-matmult/matmult.h is not the kit.s as released: your grade is built with the kit.s own' "$OUT/given-$step.log")
+    [ "$n" = 1 ] && pass "make $step names the edited given header once: $(grep -m1 '^note: labs/' "$OUT/given-$step.log")" ||
+        fail "make $step says $n times that matmult.h is not the kit's (see $OUT/given-$step.log)"
+done
+cp "$OUT/matmult.h.orig" "$header"
+sed -i '$d' "$HANDIN/matmult.c"
+(cd "$COPY" && make --no-print-directory lab1 SUBMISSION="$HANDIN" && make --no-print-directory check) >"$OUT/handin.log" 2>&1
+grep -q "built from $HANDIN" "$OUT/handin.log" && ! grep -q '^note:' "$OUT/handin.log" &&
+    pass "with the kit's header back, make lab1 SUBMISSION=DIR && make check build and run the hand-in, no note" ||
+    fail "make lab1 SUBMISSION=DIR with the kit's header (see $OUT/handin.log)"
+# A hand-in saved again: make check names the build that brings it in, and
+# after it (nothing to recompile) runs.
+touch "$HANDIN/matmult.c"
+(cd "$COPY" && make --no-print-directory check) >"$OUT/handin-stale.log" 2>&1
+(cd "$COPY" && make --no-print-directory lab1 SUBMISSION="$HANDIN" && make --no-print-directory check) >"$OUT/handin-again.log" 2>&1
+grep -q "run 'make lab1 SUBMISSION=$HANDIN'" "$OUT/handin-stale.log" && grep -q '^score: ' "$OUT/handin-again.log" &&
+    pass "a hand-in saved since its build: make check says to run make lab1 SUBMISSION=DIR, and runs after it" ||
+    fail "a hand-in saved since its build: make check's hint or the run after make lab1 (see $OUT/handin-stale.log, $OUT/handin-again.log)"
+
+# An optional file left out of a hand-in (lab 3's matmult_gpu6.cu) is built
+# from the release's skeleton, not from labs/ where the student may have
+# begun it, and make check says so.
+if selftest_nvcc >/dev/null; then
+    HANDIN=$OUT/handin3
+    mkdir -p "$HANDIN"
+    cp "$COPY"/labs/lab3-gpu-matmult/matmult_gpu.cu "$HANDIN/"
+    echo '/* begun, not handed in */' >>"$COPY/labs/lab3-gpu-matmult/matmult_gpu6.cu"
+    if (cd "$COPY" && make --no-print-directory lab3 SUBMISSION="$HANDIN") >"$OUT/handin3.log" 2>&1 &&
+        grep -q '^#line 1 ".kit/skeleton/labs/lab3-gpu-matmult/matmult_gpu6.cu"' "$COPY/build/lab3/student/matmult_gpu6.cu" &&
+        ! grep -q 'begun, not handed in' "$COPY/build/lab3/student/matmult_gpu6.cu"; then
+        (cd "$COPY" && make --no-print-directory check) >"$OUT/handin3-check.log" 2>&1
+        grep -q "^note: $HANDIN has no matmult_gpu6.cu (optional): built with the skeleton's stub" "$OUT/handin3-check.log" &&
+            pass "a lab 3 hand-in without the optional matmult_gpu6.cu builds with the skeleton's stub; make check: $(grep -m1 '^note:' "$OUT/handin3-check.log")" ||
+            fail "make check of a lab 3 hand-in without matmult_gpu6.cu does not say so (see $OUT/handin3-check.log)"
+    else
+        fail "a lab 3 hand-in without the optional matmult_gpu6.cu does not build with the release's stub (see $OUT/handin3.log)"
+    fi
+    rm "$HANDIN/matmult_gpu.cu"
+    (cd "$COPY" && make --no-print-directory lab3 SUBMISSION="$HANDIN") >"$OUT/handin3-none.log" 2>&1
+    grep -q 'lacks the student file(s) of lab 3: matmult_gpu.cu (optional, may be left out: matmult_gpu6.cu)' "$OUT/handin3-none.log" &&
+        pass "a lab 3 hand-in without matmult_gpu.cu is refused, naming it and the optional one" ||
+        fail "a lab 3 hand-in without matmult_gpu.cu (see $OUT/handin3-none.log)"
+else
+    skip "a lab 3 hand-in without its optional file: no nvcc here to build it"
+fi
+
+# Each lab's README says what to hand in: its "Hand in:" paragraph names
+# every student file, the optional ones (OPTIONAL_FILES) as optional.
+for labdir in "$COPY"/labs/lab[0-9]*-*/; do
+    name=$(basename "$labdir")
+    lab=${name#lab}
+    lab=${lab%%-*}
+    handin=$(sed -n '/^\*\*Hand in:\*\*/,/^$/p' "$labdir/README.md" | tr '\n' ' ')
+    # shellcheck disable=SC2016 # make's variables, expanded by make
+    read -r -a files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf)
+    # shellcheck disable=SC2016
+    read -r -a optional < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" --eval 'print-of: ; @echo $(OPTIONAL_FILES)' print-of)
+    lacks=""
+    for f in "${files[@]}"; do [[ "$handin" == *"\`$f\`"* ]] || lacks="$lacks $f"; done
+    for f in "${optional[@]}"; do [[ "$handin" == *"\`$f\`"*optional* ]] || lacks="$lacks $f(as optional)"; done
+    [ -n "$handin" ] && [ -z "$lacks" ] && pass "lab $lab: its README's 'Hand in' line names its ${#files[@]} file(s)${optional[*]:+, ${optional[*]} optional}" ||
+        fail "lab $lab: its README's 'Hand in' line is missing or lacks:$lacks"
+done
+
+# The hidden tests' names stay the instructors': none in the copy's call
+# rules or chaos lists.
+named=$(grep -l 'hidden_' "$COPY"/autograder/lab*/*.conf 2>/dev/null | head -3)
+[ -z "$named" ] && pass "the copy's calls.conf and chaos.conf name no hidden test" ||
+    fail "hidden tests named in the copy's ${named//$COPY\//}"
+
+# A wrong command line is said before a missing GPU (it is wrong on every
+# machine), naming the argument; lab 6's bench program names the bad one.
+if selftest_nvcc >/dev/null; then
+    out=$(cd "$COPY" && build/lab3/matmult_gpu gpu1 -5 10 abc 2>&1)
+    [[ "$out" == "error: m "*"-5"* ]] && pass "lab 3's driver refuses 'gpu1 -5 10 abc' for its arguments first: ${out%%$'\n'*}" ||
+        fail "lab 3's driver on 'gpu1 -5 10 abc': ${out%%$'\n'*}"
+    out=$(cd "$COPY" && timeout 30 build/lab6/lab6_bench host 9 1 abc pair 32 13 3 3 2>&1)
+    [[ "$out" == *"DEN 'abc'"* ]] && pass "lab6_bench names the bad argument: ${out%%$'\n'*}" ||
+        fail "lab6_bench does not name the bad argument: ${out%%$'\n'*}"
+else
+    skip "labs 3 and 6's programs on a wrong command line: no nvcc here to build them"
+fi
+
+# The standing's targets in the copy: a quote in a nickname is the name's
+# (refused by its rule, not a shell error), no spool is said, and a lab
+# that does not exist has no board.
+out=$(cd "$COPY" && KIT_NICKNAME_FILE=$OUT/nick make --no-print-directory nickname NAME="o'x" 2>&1)
+[[ "$out" == *"'o'x': 2 to 20 letters"* && "$out" != *"Syntax error"* ]] && pass "make nickname NAME=\"o'x\" is refused by the name's rule" ||
+    fail "make nickname NAME=\"o'x\": $out"
+out=$(cd "$COPY" && KIT_NICKNAME_FILE=$OUT/nick KIT_COURSE=/dev/null make --no-print-directory nickname NAME=warp-9 2>&1)
+[[ "$out" == *"records no runs"* ]] && pass "make nickname without a spool says so: ${out##*$'\n'}" || fail "make nickname without a spool: $out"
+out=$(cd "$COPY" && make --no-print-directory standing LAB=9 2>&1)
+[[ "$out" == *"there is no lab 9"* ]] && pass "make standing LAB=9: ${out%%$'\n'*}" || fail "make standing LAB=9: $out"

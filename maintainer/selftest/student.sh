@@ -22,7 +22,9 @@
 #     another order ("another order of additions?"), the answer of the
 #     step before the last ("one step behind?");
 #   - lab 6's taskqueue with a data race: the TSan failure names the first
-#     race's two accesses in the student's file.
+#     race's two accesses in the student's file;
+#   - lab 6's baseline without its first synchronize: the failure shows the
+#     backend's own reason, not only "returned -1".
 # The lines a student would see are kept in build/selftest/student/.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -106,6 +108,12 @@ cu_syntax() {
     if [ "$lab" = 3 ]; then
         in_copy "$log-check.log" make --no-print-directory check
         score_lines "$lab" "$log-check.log"
+        # the copy's README shows lab 3's score line: its totals must be what lab 3 prints
+        local said shown
+        said=$(sed -n 's|^score: [0-9.]*\(/[0-9.]* points\) ([0-9]*%)\(; [0-9.]* points\? needs\? a GPU\).*|\1\2|p' "$log-check.log")
+        shown=$(sed -n 's|^score: [0-9.]*\(/[0-9.]* points\) ([0-9]*%)\(; [0-9.]* points\? needs\? a GPU\).*|\1\2|p' "$COPY/README.md")
+        [ -z "$said" ] || { [ "$said" = "$shown" ] && pass "lab 3: the README's sample score line has make check's totals ($said)" ||
+            fail "lab 3: the README's sample score line says '$shown', make check '$said'"; }
     fi
     cp "$COPY/$rel" "$log.orig"
     want=$(grep -n -m1 '^{' "$COPY/$rel" | cut -d: -f1)
@@ -249,6 +257,11 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
             pass "lab $lab: make demo runs the student's code: $(tail -n 1 "$log-demo.log")" ||
             fail "lab $lab: make demo fails (see $log-demo.log)"
     fi
+    # make's echo of the script is not for students: the first line is the run's
+    if [ -s "$log-demo.log" ]; then
+        head -n 1 "$log-demo.log" | grep -qE '^[^ ]*\.sh$' && fail "lab $lab: make demo's first line is a script's path: $(head -n 1 "$log-demo.log")" ||
+            pass "lab $lab: make demo's first line is the run's: $(head -n 1 "$log-demo.log")"
+    fi
     if in_copy "$log-bench.log" make --no-print-directory bench LAB="$lab" BENCH_QUICK=1; then
         pass "lab $lab: make bench BENCH_QUICK=1 works: $(grep -m1 building "$log-bench.log")"
     else
@@ -325,6 +338,54 @@ tsan6() {
     [ -n "$line" ] && [ "$ours" = 2 ] &&
         pass "lab 6: a data race in taskqueue.c: make check names its two accesses in the student's file: $accesses" ||
         fail "lab 6: the TSan failure does not name the race's two accesses in $dir/taskqueue.c: '$accesses' (see $log-race.log)"
+    # ... and the variant that raced, with no "ok" for it
+    local variant
+    variant=$(sed -n 's/^lab6_tq_stress: the \(.*\) now (a race reported next is in it.*/\1/p' "$log-race.log" | tail -n 1)
+    [ -n "$variant" ] && ! grep -q "^ok $variant:" "$log-race.log" &&
+        pass "lab 6: the TSan failure names the variant that raced: the $variant" ||
+        fail "lab 6: the TSan failure does not name the variant that raced, or says ok for it (see $log-race.log)"
+}
+
+# Lab 6's baseline without the synchronize between pack and MPI: the
+# backend refuses the next launch with a line of its own, which the test's
+# FAIL text must carry (the checker's line says only "returned -1").
+reason6() {
+    local dir log=$OUT/lab6-reason f
+    dir=$(cd "$COPY" && echo labs/lab6-*)
+    if ! selftest_nvcc >/dev/null; then
+        skip "lab 6: no nvcc here to build it"
+        return
+    fi
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
+        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+    done
+    # the first "if (be->synchronize())" and its "return -1;"
+    sed -i '0,/if (be->synchronize())/{/if (be->synchronize())/{N;d}}' "$COPY/$dir/halo_baseline.c"
+    if cmp -s "$COPY/$dir/halo_baseline.c" "reference/${dir#labs/}/halo_baseline.c" ||
+        ! in_copy "$log-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the baseline without synchronize is not made or does not build (see $log-build.log)"
+        return
+    fi
+    in_copy "$log.log" make --no-print-directory check CHECK_ARGS="--only baseline_two_ranks"
+    sed -n '/^  FAIL .* baseline_two_ranks:/,/^score/p' "$log.log" | grep -q '^host backend: a launch while the previous one runs (synchronize first)' &&
+        pass "lab 6: a baseline without synchronize: the failure carries the backend's reason: $(grep -m1 '^host backend' "$log.log")" ||
+        fail "lab 6: a baseline without synchronize: the backend's reason is not in the failure (see $log.log)"
+    # ... and a sanitizer's stop after those failures (a pack that runs on
+    # after the failed call: here made certain, a store that overflows from
+    # the 31st pack on) comes after them, as their possible consequence.
+    sed -i 's|^    for (size_t i = (size_t)tid; i < n; i += (size_t)nthreads)$|    static int calls;\n    int c = __atomic_add_fetch(\&calls, 1, __ATOMIC_RELAXED);\n    if (c > 30) { int big = 2147483600; big += c * 1000; send_buf[0] = big; }\n&|' "$COPY/$dir/halo_pack.c"
+    if ! grep -q 'big += c' "$COPY/$dir/halo_pack.c" || ! in_copy "$log-san-build.log" make --no-print-directory lab6; then
+        fail "lab 6: the pack that overflows is not made or does not build (see $log-san-build.log)"
+        return
+    fi
+    in_copy "$log-san.log" make --no-print-directory check CHECK_ARGS="--only baseline_two_ranks"
+    local fail_text
+    fail_text=$(sed -n '/^  FAIL .* baseline_two_ranks:/,/^score/p' "$log-san.log")
+    grep -q '^after those failures the sanitizers stopped a rank (perhaps their consequence' <<<"$fail_text" &&
+        ! sed -n '1,/^FAIL rank/p' <<<"$fail_text" | grep -q 'halo_pack.c' &&
+        pass "lab 6: a sanitizer's stop after failures follows them, not named as their cause: $(grep -m1 '^after those' <<<"$fail_text" | cut -c1-200)" ||
+        fail "lab 6: a sanitizer's stop after failures is missing or said as their cause (see $log-san.log)"
 }
 
 m_pi
@@ -333,4 +394,5 @@ play 5 stencil_cpu.c stencil_region_cpu
 cu_syntax 3 matmult_gpu.cu
 cu_syntax 7 fp_cuda.cu
 tsan6
+reason6
 summary

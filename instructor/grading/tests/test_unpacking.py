@@ -65,6 +65,15 @@ class Unpacking(unittest.TestCase):
             unpack.collect(sub, self.root, ["poisson.c", "mandel.c"], os.path.join(self.root, "w"))
         self.assertIn("lacks mandel.c", e.exception.message)
 
+    def test_collect_optional_may_be_missing(self):
+        sub = os.path.join(self.cls, "s")
+        self.write(os.path.join(sub, "matmult_gpu.cu"))
+        dest = os.path.join(self.root, "d")
+        os.makedirs(dest)
+        unpack.collect(sub, dest, ["matmult_gpu.cu", "matmult_gpu6.cu"], os.path.join(self.root, "w"),
+                       optional=["matmult_gpu6.cu"])
+        self.assertEqual(os.listdir(dest), ["matmult_gpu.cu"])
+
     def test_linked_file_not_taken(self):
         sub = os.path.join(self.cls, "s")
         os.makedirs(sub)
