@@ -71,5 +71,5 @@ CUDA_SM_ALL := $(sort $(CUDA_SM) $(patsubst compute_%,sm_%,$(filter compute_%,$(
 CUDA_BUILT := $(strip $(CUDA_SM) $(if $(CUDA_SM),+ )PTX $(CUDA_PTX))
 
 # The self-test builds every lab many times: one architecture there (the
-# GPU seen, else the newest of the course's list); maintainer/selftest/run.
+# GPU seen, else the newest of the course's list): the kit's own self-test.
 CUDA_ARCH_SELFTEST = $(or $(CUDA_ARCH_SEEN),sm_$(call cuda_newest,$(call cuda_nums,$(filter sm_%,$(GPU_ARCHS)))))

@@ -60,7 +60,7 @@ LAB_LDLIBS :=
 LAB_KIT_SRCS :=
 LAB_LD = $(CC)
 include $(LAB_DIR)/lab.mk
-# The grading sandbox's size (instructor/grading/sandbox.py, Limits): the
+# The grading sandbox's size (the instructors' grading reads them): the
 # most processes one test runs at once (MPI ranks), the OpenMP threads each
 # may start, the address space of one process. A lab's lab.mk states its own.
 SANDBOX_RANKS   ?= 1
