@@ -20,23 +20,14 @@ OUT=build/selftest/grading-labs
 fresh_dir "$OUT"
 sandbox_runs "grading of labs 3 and 5: the sandbox cannot run here" || exit 0
 GPUS=$(selftest_gpu_count)
-# The checks on the grader's output: maintainer/selftest/grading_labs_checks.py.
-checks() { PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 maintainer/selftest/grading_labs_checks.py "$@"; }
+checks() { grading_labs_checks "$@"; }
 
 # class LAB "MUTANT...": reference, skeleton and the reference with each
 # MUTANT applied, each with the lab's student files only.
 class() {
-    local lab=$1 mutants=$2 dir ref skel f files mutant
-    dir=$OUT/lab$lab/class
-    ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
-    mkdir -p "$dir/reference" "$dir/skeleton"
-    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
-    read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \
-        --eval 'print-files: ; @echo $(STUDENT_FILES)' print-files)
-    for f in "${files[@]}"; do
-        if [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/reference/"; else cp "$skel/$f" "$dir/reference/"; fi
-        cp "$skel/$f" "$dir/skeleton/"
-    done
+    local lab=$1 mutants=$2 dir=$OUT/lab$1/class mutant
+    hand_in "$lab" reference "$dir/reference"
+    hand_in "$lab" skeleton "$dir/skeleton"
     for mutant in $mutants; do
         mkdir -p "$dir/mutant_$mutant"
         cp "$dir/reference/"* "$dir/mutant_$mutant/"

@@ -19,7 +19,6 @@ OUT=build/selftest/grading-references
 fresh_dir "$OUT"
 sandbox_runs "the grader's own check: the sandbox cannot run here" || exit 0
 GPUS=$(selftest_gpu_count)
-checks() { PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 maintainer/selftest/grading_labs_checks.py "$@"; }
 
 # One mutant a lab: caught on a host without a GPU (lab 3's tests all need
 # one), and not by an ordering (its verdict must not depend on the seeds).
@@ -33,16 +32,9 @@ mutant_of() {
 
 # check_lab LAB: the reference's verdict, and its mutant inside and outside.
 check_lab() {
-    local lab=$1 mutant dir ref skel f files t0 rc
+    local lab=$1 mutant dir t0 rc
     mutant=$(mutant_of "$lab") dir=$OUT/lab$lab
-    ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
-    mkdir -p "$dir/class/$mutant"
-    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
-    read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \
-        --eval 'print-files: ; @echo $(STUDENT_FILES)' print-files)
-    for f in "${files[@]}"; do
-        if [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/class/$mutant/"; else cp "$skel/$f" "$dir/class/$mutant/"; fi
-    done
+    hand_in "$lab" reference "$dir/class/$mutant"
     if ! patch -s -p1 -d "$dir/class/$mutant" <"maintainer/mutants/lab$lab/$mutant.patch" >"$dir/patch.log" 2>&1; then
         fail "lab $lab: the mutant $mutant does not apply (see $dir/patch.log)"
         return
@@ -61,7 +53,7 @@ check_lab() {
         all >"$dir/outside.log" 2>&1 &&
         make --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$dir/outside" check \
             RESULTS="$dir/outside.json" >>"$dir/outside.log" 2>&1
-    checks same-grade "$dir/grades" "$lab" "$mutant" "$dir/outside.json" "$(($(date +%s) - t0))" "$GPUS"
+    grading_labs_checks same-grade "$dir/grades" "$lab" "$mutant" "$dir/outside.json" "$(($(date +%s) - t0))" "$GPUS"
 }
 
 JOBS=${GRADING_REFERENCE_JOBS:-$(( $(nproc) / 8 > 1 ? $(nproc) / 8 : 1 ))}

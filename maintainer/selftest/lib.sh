@@ -239,3 +239,23 @@ cu_arch_matrix() {
     done
     echo "        $toolkit: ${#files[@]} files x $# architectures ($*): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }
+
+# hand_in LAB IMPL DIR: lab LAB's student files from IMPL (reference: the
+# lab's solution, a file it lacks from the skeleton; skeleton: the
+# skeleton's) into DIR, as a student hands them in.
+hand_in() {
+    local lab=$1 impl=$2 dir=$3 ref skel f files
+    ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
+    mkdir -p "$dir"
+    # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
+    read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \
+        --eval 'print-files: ; @echo $(STUDENT_FILES)' print-files)
+    for f in "${files[@]}"; do
+        if [ "$impl" = reference ] && [ -e "$ref/$f" ]; then cp "$ref/$f" "$dir/"; else cp "$skel/$f" "$dir/"; fi
+    done
+}
+
+# The checks on a graded class: maintainer/selftest/grading_labs_checks.py.
+grading_labs_checks() {
+    PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 maintainer/selftest/grading_labs_checks.py "$@"
+}
