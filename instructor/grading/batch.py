@@ -253,6 +253,28 @@ class Grader:
         records.write(self.out, result["student"], result)
 
 
+def nothing_new(args, out, lab, subs, gpus):
+    """Is every submission graded already, by this kit on this host with
+    these options? The last run's facts of the lab (lab.json) then decide,
+    and nothing is prepared: the kit copy and the reference's build take
+    most of a run's first half-minute."""
+    if args.force or getattr(args, "prepared", None):
+        return False
+    try:
+        with open(os.path.join(out, "lab.json")) as f:
+            facts = json.load(f)
+    except (OSError, ValueError):
+        return False
+    if facts.get("digest") != lab.digest() or facts.get("gpus") != gpus or "tests" not in facts:
+        return False
+    parts = current.parts(lab.num, args, facts["tests"], gpus)
+    for sid, src in subs.items():
+        fp = records.fingerprint(args.submissions, src)[1]
+        if records.current_record(out, sid, fp, parts)[0] is None:
+            return False
+    return True
+
+
 def forced_note(verdict):
     lost = sum(t["points"] for t in verdict["lost"])
     return (f"graded with FORCE=1 although the reference itself loses {lost:g} points in this sandbox "
@@ -284,6 +306,12 @@ def grade_here(args, out, subs, work=None):
               file=sys.stderr)
 
     lab = Lab(args.lab, out, args, work or getattr(args, "prepared", None))
+    gpus = current.gpu_count()
+    if nothing_new(args, out, lab, subs, gpus):
+        print(f"grade: lab {lab.num}: every one of the {len(subs)} submissions is graded already, by this kit on "
+              "this host with these options: nothing to grade", file=sys.stderr)
+        args.stopped = 0
+        return 0
     print(f"grade: lab {lab.num} ({lab.name}), {len(subs)} submission{'' if len(subs) == 1 else 's'} from {args.submissions}, "
           f"{args.jobs} at a time; preparing the kit copy and the reference...", file=sys.stderr)
     if getattr(args, "prepared", None):
@@ -291,7 +319,6 @@ def grade_here(args, out, subs, work=None):
             print(f"grade: the kit copy and the reference prepared in {lab.work} reused", file=sys.stderr)
     else:
         lab.prepare()
-    gpus = current.gpu_count()
     need_gpu = sum(t["points"] for t in lab.tests if t["gpu"]) + sum(p.points for p in lab.perf if p.device)
     if need_gpu and not gpus and not getattr(args, "cpu_only", False):
         sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "
@@ -304,10 +331,12 @@ def grade_here(args, out, subs, work=None):
                  f"every student would be skipped; nobody graded: {missing}")
     # What the merge needs of the lab (the gradebook's columns), for a merge
     # on a machine that built nothing (a Slurm array's).
+    # (digest and tests: what a later run with nothing new compares, nothing_new.)
     write_atomic(os.path.join(out, "lab.json"), json.dumps(
         {"num": lab.num, "name": lab.name, "max_points": lab.max_points, "gpus": gpus,
          "gpu_points": need_gpu if not gpus else 0,
-         "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf]}, indent=1))
+         "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf],
+         "digest": lab.digest(), "tests": lab.tests}, indent=1))
     parts = current.parts(lab.num, args, lab.tests, gpus)
     grader = Grader(lab, out, args, parts)
     # The grader's own check first (Gradescope's one-submission runs are
