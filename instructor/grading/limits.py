@@ -44,8 +44,13 @@ def which(limits, what):
 
 
 def message(limits, what):
-    return (f"{PREFIX}: the grader's {which(limits, what)} ({what}): the kit's limit, "
-            "not your code; this test is not counted against you until it is regraded")
+    """The test's message. The reference's files stayed within every limit
+    on this host (make grade checks that first), so either this run met a
+    limit of the grader's by chance, or the code starts threads or
+    processes without end: the instructor decides (the review column)."""
+    return (f"{PREFIX}: the grader's {which(limits, what)} ({what}). The reference stays within it here, so "
+            "this test is held for the instructor's review: a limit of the grader's is not counted against "
+            "you, code that starts threads or processes without end is")
 
 
 def mark(tests, folder, limits):

@@ -30,6 +30,7 @@ class Limit(unittest.TestCase):
                      {"name": "ok", "status": "passed", "output": "", "score": 1.0}]
             self.assertEqual(limits.mark(tests, d, self.limits), ["four_ranks"])
         self.assertTrue(tests[0]["output"].startswith("GRADER LIMIT: the grader's limit of "))
+        self.assertIn("held for the instructor's review", tests[0]["output"])
         self.assertNotIn("must return", tests[0]["output"])
         self.assertEqual(tests[1]["output"], "FAIL: expected 3, got 4")
         self.assertIn("four_ranks", limits.flag(["four_ranks"]))
