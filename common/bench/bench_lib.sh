@@ -162,6 +162,18 @@ bench_no_gpu() { # LAB WHAT
 # The first GPU's name, or its maximum SM clock in MHz.
 bench_gpu_name() { nvidia-smi --query-gpu=name --format=csv,noheader | awk 'NR == 1'; }
 bench_gpu_clock_mhz() { nvidia-smi --query-gpu=clocks.max.sm --format=csv,noheader,nounits | awk 'NR == 1'; }
+# FP64 flops an SM does a clock, "CUDA_CORES TENSOR_CORES" (0: none), for
+# GPU 0's compute capability: the peak is this x SMs x clock. From NVIDIA's
+# architecture documents: 32 FP64 FMA units an SM on sm_70 and sm_80, 64 on
+# sm_90 and sm_100; the GeForce-class parts (sm_75, sm_86, sm_89, sm_120)
+# have 2, 1/32 to 1/64 of their FP32 rate. FP64 tensor cores: sm_80 and
+# sm_90 at twice their CUDA cores, sm_100 at its CUDA cores' rate.
+bench_gpu_fp64_per_sm_clock() {
+    nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 2>/dev/null | awk '
+        { cc = $1 + 0 }
+        END { if (cc == 7.0) print "64 0"; else if (cc == 8.0) print "64 128"; else if (cc == 9.0) print "128 256"
+              else if (cc >= 10.0 && cc < 11.0) print "128 128"; else print "4 0" }'
+}
 bench_date() { date -u '+%Y-%m-%d %H:%M UTC'; }
 
 # An upper bound of one core's FP64 GFLOP/s: the highest clock the kernel

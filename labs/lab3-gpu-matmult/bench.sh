@@ -62,6 +62,7 @@ done
 
 gpu=$(bench_gpu_name)
 clock=$(bench_gpu_clock_mhz)
+read -r fp64_vec fp64_tc < <(bench_gpu_fp64_per_sm_clock)
 cpu=$(bench_cpu_name)
 cpu_peak=$(awk -v p="$(bench_cpu_peak_gflops)" -v c="$(nproc)" 'BEGIN { print p * c }')
 echo "GPU: $gpu (max SM clock $clock MHz); CPU: $cpu, $(nproc) threads for lib; median of $REPEATS; $(bench_date)"
@@ -100,9 +101,9 @@ bench_run_points "$raw" measure
 # rate above the peak marked; an invalid row keeps its status, not its
 # figures.
 summarise() {
-    bench_medians 3 <"$raw" | awk -v OFS=, -v clock="$clock" -v cpu_peak="$cpu_peak" "$BENCH_AWK"'
+    bench_medians 3 <"$raw" | awk -v OFS=, -v clock="$clock" -v cpu_peak="$cpu_peak" -v fv="$fp64_vec" -v ft="$fp64_tc" "$BENCH_AWK"'
         { st = $4; n = $3; n3 = n * n * n; h = $6; k = $7; d = $8
-          gpu_peak = num($9) ? $9 * 256 * clock / 1e3 : ""
+          gpu_peak = num($9) ? $9 * (ft > fv ? ft : fv) * clock / 1e3 : ""
           tot = num($5) ? $5 / 1000 : "-"; kern = num(k) && k > 0 ? 2 * n3 / k / 1e6 : "-"
           peak = $2 == "lib" ? cpu_peak : gpu_peak
           if (st == "ok" && num(peak) && ((num(tot) && tot > peak) || (num(kern) && kern > peak))) st = "peak"
@@ -122,17 +123,17 @@ awk -F, "$BENCH_AWK"'
                    sprintf("%10s GFLOP/s with copies  %10s GFLOP/s product alone", fig($4, "%.1f"), fig($5, "%.1f"))) }' "$csv" "$sweep"
 
 # The goals, as ratios measured in this run, from right results only.
-# Peaks: SMs x per-SM rate of sm_90 (64 FP64 FMA per clock on the CUDA
-# cores, twice that on the tensor cores) x the maximum SM clock nvidia-smi
-# reports.
-awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" "$BENCH_AWK"'
+# Peaks: SMs x this GPU's FP64 flops an SM does a clock on its CUDA cores
+# and its tensor cores (bench_gpu_fp64_per_sm_clock) x the maximum SM clock
+# nvidia-smi reports.
+awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" -v fv="$fp64_vec" -v ft="$fp64_tc" "$BENCH_AWK"'
     $1 == "opt" { st[$2, $3] = $14; tot[$2, $3] = $4; kern[$2, $3] = $5; h[$2, $3] = $6; d[$2, $3] = $8
                   if (num($11)) sms = $11; ph[$2, $3] = $12; pd[$2, $3] = $13 }
     END {
-        vec = sms * 128 * clock / 1e3; tc = 2 * vec   # GFLOP/s
+        vec = sms * fv * clock / 1e3; tc = sms * ft * clock / 1e3   # GFLOP/s
         lib = kern["gpulib", n]
         printf "at %d^3 on %s (%s SMs; FP64 peak %s TFLOP/s on CUDA cores, %s on tensor cores):\n", n, gpu, (sms == "" ? "-" : sms),
-               fig(sms == "" ? "-" : vec / 1e3, "%.1f"), fig(sms == "" ? "-" : tc / 1e3, "%.1f")
+               fig(sms == "" ? "-" : vec / 1e3, "%.1f"), tc > 0 ? fig(tc / 1e3, "%.1f") : "none (no FP64 tensor cores)"
         printf "  %-7s %14s %16s %9s %10s %10s\n", "variant", "kernel TFLOP/s", "with copies", "%cuBLAS", "%FP64-CUDA", "%FP64-TC"
         split("gpu2 gpu3 gpu4 gpu5 gpu6 gpulib", vs, " ")
         for (i = 1; i <= 6; i++) { v = vs[i]; if (!((v, n) in st)) continue
@@ -142,12 +143,13 @@ awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" "$BENCH
         if (("lib", n) in st) printf "  %-7s %14s %16s   (OpenBLAS, all host cores)\n", "lib", "", st["lib", n] == "ok" ? fig(tot["lib", n] / 1e3, "%.2f") : st["lib", n]
         # The bound of gpu5 itself: one element per thread, each warp FMA waits for
         # 3 shared-memory wavefronts (32 doubles of B are two, the broadcast of A
-        # one) of the one per clock an SM serves, against 2 warp FMAs a clock of
-        # FP64 CUDA cores: 1/6 of their peak (README, "The goals").
-        b5 = vec / 6
+        # one) of the one per clock an SM serves: 32/3 FMA a clock, 1/6 of the
+        # FP64 CUDA cores of sm_90 (README, "The goals"); where those do fewer
+        # (2 an SM on a GeForce-class GPU), they are the bound.
+        b5 = sms * clock / 1e3 * 64 / 3; if (vec < b5) b5 = vec
         r5 = st["gpu5", n] == "ok" ? ratio(100 * kern["gpu5", n], b5, "%.1f%%") : ""
         r6 = st["gpu6", n] == "ok" ? ratio(100 * kern["gpu6", n], lib, "%.1f%%") : ""
-        printf "  goal gpu5 >= 80%% of its shared-memory bound (1/6 of the FP64 CUDA-core peak, %s TFLOP/s): %s; goal gpu6 >= 40%% of cuBLAS: %s\n",
+        printf "  goal gpu5 >= 80%% of its bound (shared memory, or the FP64 CUDA cores where slower: %s TFLOP/s): %s; goal gpu6 >= 40%% of cuBLAS: %s\n",
                fig(sms == "" ? "-" : b5 / 1e3, "%.2f"), (r5 == "" ? "-" : r5), (r6 == "" ? "-" : r6)
         if (st["gpulib", n] == "ok" && num(h["gpulib", n]) && num(d["gpulib", n])) {
             b = 2 * n * n * n / (h["gpulib", n] + d["gpulib", n]) / 1e6
@@ -169,7 +171,7 @@ awk -F, -v lib="$(awk -F, -v n="$ALT_N" '$1 == "opt" && $2 == "gpulib" && $3 == 
 
 if command -v gnuplot >/dev/null; then
     sms=$(awk -F, 'NR > 1 && $11 != "" && $11 != "-" { print $11; exit }' "$csv")
-    peak=$(awk -v s="${sms:-0}" -v c="${clock:-0}" 'BEGIN { print s * 128 * c / 1e3 }')
+    peak=$(awk -v s="${sms:-0}" -v c="${clock:-0}" -v f="${fp64_vec:-0}" 'BEGIN { print s * f * c / 1e3 }')
     if gnuplot -e "csv='$csv'; sweep='$sweep'; out='$BENCH_OUT'; gpu='$gpu'; peak=$peak" labs/lab3-gpu-matmult/bench.gp 2>"$BENCH_OUT/gnuplot.log"; then
         echo "wrote $csv, $sweep and $BENCH_OUT/bench.png (INVALID rows left out)"
     else

@@ -24,7 +24,8 @@ clock=$(bench_gpu_clock_mhz)
 
 # index, stage, GFLOP/s of the product alone, as called; the roof's lines
 bars=$DEMO_OUT/stages.dat
-awk -F, -v n="$N" -v clock="$clock" -v bars="$bars" -v OFS=' ' '
+read -r fp64_vec fp64_tc < <(bench_gpu_fp64_per_sm_clock)
+awk -F, -v n="$N" -v clock="$clock" -v fv="$fp64_vec" -v ft="$fp64_tc" -v bars="$bars" -v OFS=' ' '
     $14 != "ok" { next }
     $11 ~ /^[0-9]/ { sms = $11 }
     $2 == "gpu1" || $3 == n { k[$2] = $5; t[$2] = $4; at[$2] = $3 }
@@ -33,9 +34,9 @@ awk -F, -v n="$N" -v clock="$clock" -v bars="$bars" -v OFS=' ' '
         split("gpu1 gpu2 gpu3 gpu4 gpu5 gpu6 gpulib", v, " ")
         for (i = 1; i <= 7; i++) if (v[i] in k)
             print i - 1, "\"" (v[i] == "gpulib" ? "cuBLAS" : v[i]) (at[v[i]] != n ? " (n=" at[v[i]] ")" : "") "\"", k[v[i]], t[v[i]] >bars
-        vec = sms * 128 * clock / 1e3
+        vec = sms * fv * clock / 1e3
         link = (ph > 0 && pd > 0) ? 2 * n * n * n / (16 * n * n / ph + 8 * n * n / pd) : 0
-        print vec, 2 * vec, link, t["lib"] + 0
+        print vec, sms * ft * clock / 1e3, link, t["lib"] + 0
     }' "$csv" >"$DEMO_OUT/roof.txt"
 read -r peak tc link lib <"$DEMO_OUT/roof.txt"
 awk -v n="$N" '{ gsub(/"/, "", $2); r[$2] = $3; c[$2] = $4 }
