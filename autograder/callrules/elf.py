@@ -31,6 +31,10 @@ UNIQUE_BINDS = {"STB_GNU_UNIQUE", "STB_LOOS"}
 # The one constructor nvcc writes into every .cu object: it registers the
 # file's kernels with the CUDA runtime. Exempted by this exact name only.
 NVCC_CONSTRUCTOR = "_ZL24__sti____cudaRegisterAllv"
+# clang's OpenMP offloading registers what the code requires of the device
+# runtime before main: a function of a few bytes that calls the runtime.
+OFFLOAD_CONSTRUCTOR = ".omp_offloading.requires_reg"
+OFFLOAD_RUNTIME_CALL = "__tgt_register_requires"
 STARTUP_SECTIONS = re.compile(r"\.(fini_array|preinit_array|ctors|dtors|init|fini)(\..*)?")
 INIT_ARRAY = re.compile(r"\.init_array(\..*)?")
 
@@ -108,8 +112,10 @@ class ObjectFile:
 def startup_code(obj, from_cu):
     """What in one object would run before or after main, in the test
     runner's own process: constructor and destructor sections and entries.
-    Exempt is only nvcc's registration constructor, by its exact name, as
-    the one constructor of an object compiled from a .cu file."""
+    Exempt are only the compilers' registration constructors, each as the
+    one constructor of its object: nvcc's, by its exact name, in an object
+    compiled from a .cu file; clang's OpenMP offloading one
+    (offload_registration)."""
     found = []
     for s in obj.sections:
         if STARTUP_SECTIONS.fullmatch(s["name"]):
@@ -123,9 +129,26 @@ def startup_code(obj, from_cu):
     for r in entries:
         sym, place = obj.target(r)
         name = obj.symbols[sym]["name"] if sym is not None else f"{obj.section_name(place[0])}+{place[1]}"
-        if not (from_cu and name == NVCC_CONSTRUCTOR and len(entries) == 1):
-            found.append(f"a constructor ({name})")
+        if len(entries) == 1 and ((from_cu and name == NVCC_CONSTRUCTOR) or offload_registration(obj, sym)):
+            continue
+        found.append(f"a constructor ({name})")
     return found
+
+
+def offload_registration(obj, sym):
+    """Is symbol sym clang's OpenMP offloading registration: its exact name,
+    in an object that holds a device image (.llvm.offloading), a local
+    function of at most 16 bytes whose only call is the offload runtime's?
+    (No C name holds a dot, but an asm label can: the size and the call
+    leave such a function nothing else to do.)"""
+    if sym is None or not any(s["name"] == ".llvm.offloading" for s in obj.sections):
+        return False
+    y = obj.symbols[sym]
+    if y["name"] != OFFLOAD_CONSTRUCTOR or y["type"] != "STT_FUNC" or y["size"] > 16 or y["bind"] in GLOBAL_BINDS:
+        return False
+    calls = [obj.symbols[r[2]]["name"] for r in obj.relocations
+             if r[0] == y["shndx"] and y["value"] <= r[1] < y["value"] + y["size"]]
+    return calls == [OFFLOAD_RUNTIME_CALL]
 
 
 def unsafe_symbols(obj, forbidden):

@@ -39,11 +39,12 @@ def earned(tests):
 
 def outside(grader, lab, env, folder):
     """The reference build's tests as make check runs them, outside the
-    sandbox (the build is the grader's own, trusted)."""
+    sandbox (the build is the grader's own, trusted), every test, as
+    grading runs them (no shared time for slow failures: AG_HANG_BUDGET)."""
     results = os.path.join(folder, "outside.json")
     rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
                            f"BUILD={lab.ref_build}", f"KIT_BUILD={lab.kit_build}", "check", f"RESULTS={results}"],
-                          cwd=lab.view, env={**os.environ, **env})
+                          cwd=lab.view, env={**os.environ, **env, "AG_HANG_BUDGET": "0"})
     write_atomic(os.path.join(folder, "outside.log"), log)
     try:
         return read_results(results, lab.tests, rc)

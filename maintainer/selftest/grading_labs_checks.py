@@ -107,7 +107,9 @@ def same_grade(root, lab, mutant, outside, secs, gpus):
 def perf_entry(path, name):
     with open(path) as f:
         t = next((t for t in json.load(f)["tests"] if t["name"] == name), None)
-    return f"{t['score']} {t['max_score']} {t['output']}" if t else "none"
+    # (A skipped entry has no max_score, so that Gradescope reads no
+    # failure into it: its points are in extra_data.)
+    return f"{t['score']} {t.get('max_score', t.get('extra_data', {}).get('points'))} {t['output']}" if t else "none"
 
 
 def main(argv):

@@ -96,5 +96,35 @@ class NvccObject(unittest.TestCase):
             self.assertIn("__cudaLaunchKernel", elf.CallGraph([obj]).external_calls("launch"))
 
 
+class OffloadObject(unittest.TestCase):
+    """clang's OpenMP offloading registration constructor is exempt, in an
+    object that holds a device image only; a constructor of the student's
+    under its name (an asm label) is not."""
+
+    def test_a_constructor_under_the_registrations_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, obj = os.path.join(tmp, "o.c"), os.path.join(tmp, "o.o")
+            with open(src, "w") as f:
+                f.write('#include <stdlib.h>\n'
+                        'static void early(void) __asm__(".omp_offloading.requires_reg");\n'
+                        '__attribute__((constructor)) static void early(void) { system("true"); }\n')
+            subprocess.run(["gcc", "-O2", "-c", src, "-o", obj], check=True)
+            self.assertEqual(elf.startup_code(elf.ObjectFile(obj), from_cu=False),
+                             [f"a constructor ({elf.OFFLOAD_CONSTRUCTOR})"])
+
+    @unittest.skipUnless(shutil.which("clang-16"), "no clang-16 here")
+    def test_clangs_registration(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src, obj = os.path.join(tmp, "t.c"), os.path.join(tmp, "t.o")
+            with open(src, "w") as f:
+                f.write("void twice(double *a, int n) {\n#pragma omp target teams distribute parallel for "
+                        "map(tofrom: a[0:n])\n    for (int i = 0; i < n; i++) a[i] *= 2;\n}\n")
+            done = subprocess.run(["clang-16", "-O2", "-fopenmp", "--offload-arch=sm_80", "-c", src, "-o", obj],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                self.skipTest(f"clang-16 does not offload here: {done.stderr.strip()[:100]}")
+            self.assertEqual(elf.startup_code(elf.ObjectFile(obj), from_cu=False), [])
+
+
 if __name__ == "__main__":
     unittest.main()
