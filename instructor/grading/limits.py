@@ -16,7 +16,7 @@ from .review import record_lines
 # What the output of a test says when a limit of the sandbox's, not the
 # code, ended it.
 SIGNS = re.compile(r"Thread creation failed[^\n]*|Resource temporarily unavailable|fork: retry[^\n]*|"
-                   r"Cannot allocate memory|/sub/build/\S+: Permission denied|"
+                   r"Cannot allocate memory|/sub/build/\S+: (?:cannot open shared object file: )?Permission denied|"
                    r"LeakSanitizer does not work under ptrace|File size limit exceeded|"
                    r"Error in call to get_result")
 PREFIX = "GRADER LIMIT"

@@ -94,6 +94,8 @@ class Stopped(BaseException):
 
 # The program compute-sanitizer runs (lock_down leaves it readable).
 SANITIZER_PROGRAM = re.compile(r"test_lab\d+_sanitizer")
+# A shared library, which the loader must read (lock_down leaves it readable).
+SHARED_LIBRARY = re.compile(r"\.so(\.\d+)*$")
 # A process's address space in the sandbox (instructor/sandbox/run's --mem),
 # unless the lab's lab.mk states its own (SANDBOX_MEM_MB).
 MEM_MB = 4096
@@ -232,12 +234,14 @@ def lock_down(folder):
     """After the build: the build folder belongs to root and its programs are
     execute-only for the sandbox's user. A program its user may not read
     runs non-dumpable, so the student code in a test cannot ptrace the test
-    runner or write its memory through /proc. Two kinds stay readable,
+    runner or write its memory through /proc. Three kinds stay readable,
     since they cannot run otherwise: test_labN_sanitizer, the tests without
     the hidden ones, which compute-sanitizer must read to run
     (autograder/cuda/compute_sanitizer.h; it holds no runner of this
-    grading, only the case the tool checks), and scripts (#!), which their
-    interpreter reads (a wrapper of the kit's, holding no secret)."""
+    grading, only the case the tool checks); scripts (#!), which their
+    interpreter reads (a wrapper of the kit's, holding no secret); and
+    shared libraries (lab 4's offload stage, which the tests dlopen: the
+    student's own code, and a process stays non-dumpable whatever it loads)."""
     if os.geteuid() != 0:
         return
     for root, dirs, files in os.walk(folder):
@@ -249,7 +253,8 @@ def lock_down(folder):
             os.chown(p, 0, 0)
             mode = os.stat(p).st_mode
             if os.path.isfile(p) and mode & 0o111:
-                os.chmod(p, 0o755 if SANITIZER_PROGRAM.fullmatch(n) or is_script(p) else 0o711)
+                os.chmod(p, 0o755 if SANITIZER_PROGRAM.fullmatch(n) or is_script(p) or SHARED_LIBRARY.search(n)
+                         else 0o711)
             else:
                 os.chmod(p, (mode & 0o755) | (0o755 if os.path.isdir(p) else 0o644))
     os.chown(folder, 0, 0)
