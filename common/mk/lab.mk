@@ -151,12 +151,13 @@ endif
 
 # Every .cu object depends on the architectures it was built for: a build
 # for other ones (CUDA_ARCH, another host's GPUs) compiles them again. The
-# stamps change only when the architectures do, and are written only by a
-# build (a make check, and grading's build in a sandbox that cannot write
-# the kit's folder, leave them as they are).
+# stamps change only when the architectures do, and are written by every
+# make that builds (all, kit, or objects named one by one); a make check
+# and a lookup of a variable (grading's, in a sandbox that cannot write the
+# kit's folder) leave them as they are.
 CUDA_STAMP_TEXT := $(CUDA_GENCODE)
 ifneq ($(LAB_CUDA),)
-ifneq ($(filter all kit,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out check print-%,$(or $(MAKECMDGOALS),all)),)
 $(foreach f,$(KIT_CUDA_STAMP) $(CUDA_STAMP),$(shell mkdir -p $(dir $(f)) && \
     { echo '$(CUDA_STAMP_TEXT)' | cmp -s - $(f) || echo '$(CUDA_STAMP_TEXT)' > $(f); }))
 endif
