@@ -20,9 +20,9 @@ from . import current, limits, perf, perf_feedback, perf_rounds, records, refere
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .chaos_key import chaos_key, term_secret
 from .classpage import write_class_page
-from .reference import line as reference_line
 from .gradebook import Progress, write_gradebook, write_histogram
 from .lab import Lab
+from .reference import line as reference_line
 from .report import explain, feedback, gradescope_json
 from .results import apply_call_rules, read_results
 from .review import RECORD, record_text, refusals, review_flags
@@ -330,23 +330,20 @@ def grade_here(args, out, subs, work=None):
         sys.exit(f"grade: lab {lab.num}'s reference build has no code for this host's GPUs, so every GPU test of "
                  f"every student would be skipped; nobody graded: {missing}")
     # What the merge needs of the lab (the gradebook's columns), for a merge
-    # on a machine that built nothing (a Slurm array's).
-    # (digest and tests: what a later run with nothing new compares, nothing_new.)
-    write_atomic(os.path.join(out, "lab.json"), json.dumps(
-        {"num": lab.num, "name": lab.name, "max_points": lab.max_points, "gpus": gpus,
-         "gpu_points": need_gpu if not gpus else 0,
-         "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf],
-         "digest": lab.digest(), "tests": lab.tests}, indent=1))
+    # on a machine that built nothing (a Slurm array's); digest and tests:
+    # what a later run with nothing new compares (nothing_new).
+    facts = {"num": lab.num, "name": lab.name, "max_points": lab.max_points, "gpus": gpus,
+             "gpu_points": need_gpu if not gpus else 0,
+             "columns": [t["name"] for t in lab.tests] + [f"perf_{p.name}" for p in lab.perf],
+             "digest": lab.digest(), "tests": lab.tests}
     parts = current.parts(lab.num, args, lab.tests, gpus)
     grader = Grader(lab, out, args, parts)
     # The grader's own check first (Gradescope's one-submission runs are
     # left out: the instructor's make grade makes it).
     if not getattr(args, "prepared", None):
-        verdict = reference.check(grader, lab, args, gpus)
-        grader.forced = verdict.get("forced", False) and forced_note(verdict)
-        with open(os.path.join(out, "lab.json")) as f:
-            facts = json.load(f)
-        write_atomic(os.path.join(out, "lab.json"), json.dumps({**facts, "reference": verdict}, indent=1))
+        facts["reference"] = verdict = reference.check(grader, lab, args, gpus)
+        grader.forced = forced_note(verdict) if verdict.get("forced") else ""
+    write_atomic(os.path.join(out, "lab.json"), json.dumps(facts, indent=1))
     progress = Progress(len(subs))
     fresh, regraded = 0, {}
     pool = concurrent.futures.ThreadPoolExecutor(args.jobs)

@@ -37,7 +37,7 @@ def earned(tests):
     return sum(t["score"] for t in tests)
 
 
-def outside(grader, lab, env, folder):
+def outside(lab, env, folder):
     """The reference build's tests as make check runs them, outside the
     sandbox (the build is the grader's own, trusted), every test, as
     grading runs them (no shared time for slow failures: AG_HANG_BUDGET)."""
@@ -107,7 +107,7 @@ def run(grader, lab, key):
                          f"graded: {p.message}\n{(p.log or '')[-3000:]}\n(logs: {folder}/logs)")
     finally:
         grader.slots.put(slot)
-    out = outside(grader, lab, grader.check_env(current.tree_digest(src)), folder)
+    out = outside(lab, grader.check_env(current.tree_digest(src)), folder)
     return {"key": key, "inside": earned(inside), "outside": earned(out),
             "awardable": sum(t["max_score"] for t in out if not t["output"].startswith("SKIP")),
             "lost": compare(inside, out)}
