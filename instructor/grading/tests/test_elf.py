@@ -77,6 +77,16 @@ def nvcc():
 
 
 @unittest.skipUnless(nvcc(), "no nvcc here")
+def compiled(folder, name, text, *compiler):
+    """(the compiler's run, the object) of text saved as folder/name and
+    compiled by compiler (a command, without -c and -o)."""
+    src = os.path.join(folder, name)
+    obj = os.path.splitext(src)[0] + ".o"
+    with open(src, "w") as f:
+        f.write(text)
+    return subprocess.run([*compiler, "-c", src, "-o", obj], capture_output=True, text=True), obj
+
+
 class NvccObject(unittest.TestCase):
     """The constructor nvcc writes into every .cu object is exempt, by its
     exact name, in a .cu object only; and a kernel launch's host code shows
@@ -84,12 +94,11 @@ class NvccObject(unittest.TestCase):
 
     def test_registration_constructor(self):
         with tempfile.TemporaryDirectory() as tmp:
-            src, obj = os.path.join(tmp, "k.cu"), os.path.join(tmp, "k.o")
-            with open(src, "w") as f:
-                f.write("__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
-                        "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n")
-            subprocess.run([nvcc(), *cuda_gencode(), "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
-                            "-Xcompiler", "-fdata-sections", "-c", src, "-o", obj], check=True)
+            done, obj = compiled(tmp, "k.cu", "__global__ void kern(double *a) { a[threadIdx.x] = 1; }\n"
+                                 "extern \"C\" void launch(double *d) { kern<<<1, 32>>>(d); }\n",
+                                 nvcc(), *cuda_gencode(), "-Xcompiler", "-fPIC", "-Xcompiler", "-ffunction-sections",
+                                 "-Xcompiler", "-fdata-sections")
+            done.check_returncode()
             o = elf.ObjectFile(obj)
             self.assertEqual(elf.startup_code(o, from_cu=True), [])
             self.assertEqual(elf.startup_code(o, from_cu=False), [f"a constructor ({elf.NVCC_CONSTRUCTOR})"])
@@ -103,24 +112,20 @@ class OffloadObject(unittest.TestCase):
 
     def test_a_constructor_under_the_registrations_name(self):
         with tempfile.TemporaryDirectory() as tmp:
-            src, obj = os.path.join(tmp, "o.c"), os.path.join(tmp, "o.o")
-            with open(src, "w") as f:
-                f.write('#include <stdlib.h>\n'
-                        'static void early(void) __asm__(".omp_offloading.requires_reg");\n'
-                        '__attribute__((constructor)) static void early(void) { system("true"); }\n')
-            subprocess.run(["gcc", "-O2", "-c", src, "-o", obj], check=True)
+            done, obj = compiled(tmp, "o.c", '#include <stdlib.h>\n'
+                                 'static void early(void) __asm__(".omp_offloading.requires_reg");\n'
+                                 '__attribute__((constructor)) static void early(void) { system("true"); }\n',
+                                 "gcc", "-O2")
+            done.check_returncode()
             self.assertEqual(elf.startup_code(elf.ObjectFile(obj), from_cu=False),
                              [f"a constructor ({elf.OFFLOAD_CONSTRUCTOR})"])
 
     @unittest.skipUnless(shutil.which("clang-16"), "no clang-16 here")
     def test_clangs_registration(self):
         with tempfile.TemporaryDirectory() as tmp:
-            src, obj = os.path.join(tmp, "t.c"), os.path.join(tmp, "t.o")
-            with open(src, "w") as f:
-                f.write("void twice(double *a, int n) {\n#pragma omp target teams distribute parallel for "
-                        "map(tofrom: a[0:n])\n    for (int i = 0; i < n; i++) a[i] *= 2;\n}\n")
-            done = subprocess.run(["clang-16", "-O2", "-fopenmp", "--offload-arch=sm_80", "-c", src, "-o", obj],
-                                  capture_output=True, text=True)
+            done, obj = compiled(tmp, "t.c", "void twice(double *a, int n) {\n#pragma omp target teams distribute "
+                                 "parallel for map(tofrom: a[0:n])\n    for (int i = 0; i < n; i++) a[i] *= 2;\n}\n",
+                                 "clang-16", "-O2", "-fopenmp", "--offload-arch=sm_80")
             if done.returncode != 0:
                 self.skipTest(f"clang-16 does not offload here: {done.stderr.strip()[:100]}")
             self.assertEqual(elf.startup_code(elf.ObjectFile(obj), from_cu=False), [])
