@@ -23,7 +23,8 @@
 # them: CPATH, LIBRARY_PATH, PKG_CONFIG_PATH, LD_LIBRARY_PATH (with LLVM's
 # runtime folder and DIR/libcuda: LLVM's CUDA plugin opens the driver by its
 # unversioned name libcuda.so, which a host with the driver alone lacks),
-# PATH, PYTHONPATH, and GOMP_OFFLOAD_LIB (the folder to put first on
+# PATH, PYTHONPATH, KIT_STAGED_ROOT (the grading sandbox binds it and puts
+# its bin first on PATH, as here), and GOMP_OFFLOAD_LIB (the folder to put first on
 # LD_LIBRARY_PATH for GCC-built offload programs only). It can be run again.
 set -eu
 usage() { echo "usage: deps.sh fetch DIR [tests|demos] | unpack DIR" >&2; exit 2; }
@@ -110,6 +111,7 @@ WRAP
     echo "export PKG_CONFIG_PATH=$lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}"
     echo "export LD_LIBRARY_PATH=$lib:$root/usr/lib/llvm-16/lib:$cuda\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
     echo "export PATH=$top/bin:$root/usr/bin\${PATH:+:\$PATH}"
+    echo "export KIT_STAGED_ROOT=$root"
     echo "export PYTHONPATH=$root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH}"
     echo "export GOMP_OFFLOAD_LIB=$gomp/usr/lib/x86_64-linux-gnu" ;;
 *) usage ;;

@@ -60,6 +60,13 @@ def compare(inside, out):
             for t in inside if t["name"] in passed_out and t["status"] != "passed"]
 
 
+def failed(tests):
+    """The tests that failed outside the sandbox too: not the grader's doing,
+    but the reference's or the host's (kept in lab.json, for the self-test)."""
+    return [{"name": t["name"], "points": t["max_score"] - t["score"], "reason": (t["output"] or t["status"])[:300]}
+            for t in tests if t["score"] < t["max_score"] and not t["output"].startswith("SKIP")]
+
+
 def check(grader, lab, args, gpus):
     """The reference's score in the sandbox against outside it (a dict, as
     lab.json keeps it); exits naming each test lost, unless --force."""
@@ -79,6 +86,9 @@ def check(grader, lab, args, gpus):
           f"{awardable:g} points this host can award ({verdict['outside']:g} outside the sandbox)"
           f"{' (checked before with this kit on this host)' if verdict.get('cached') else ''}", flush=True,
           file=sys.stderr)
+    for t in verdict.get("failed_outside", []):
+        print(f"grade: warning: the reference fails {t['name']} outside the sandbox too (this host's or the kit's "
+              f"doing, not the sandbox's): {t['reason'].splitlines()[0] if t['reason'] else ''}", file=sys.stderr)
     if verdict["lost"]:
         lines = [f"  {t['name']} ({t['points']:g} points): {t['reason']}" for t in verdict["lost"]]
         text = (f"grade: the reference loses {len(lines)} test(s) in the sandbox that it passes outside it; "
@@ -110,7 +120,7 @@ def run(grader, lab, key):
     out = outside(lab, grader.check_env(current.tree_digest(src)), folder)
     return {"key": key, "inside": earned(inside), "outside": earned(out),
             "awardable": sum(t["max_score"] for t in out if not t["output"].startswith("SKIP")),
-            "lost": compare(inside, out)}
+            "lost": compare(inside, out), "failed_outside": failed(out)}
 
 
 def line(verdict):

@@ -163,7 +163,9 @@ class Sandbox:
     def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
         lim = self.limits
         mem = lim.mem_mb + (SANITIZER_RESERVE_MB if sanitized else 0)
-        env = {"OMP_NUM_THREADS": str(lim.omp_threads()), **(env or {})}
+        staged_env, staged_dirs = staged_libraries()
+        env = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", **staged_env, "OMP_NUM_THREADS": str(lim.omp_threads()),
+               **(env or {})}
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
@@ -176,12 +178,10 @@ class Sandbox:
             if os.geteuid() == 0:
                 uid = str(self.uid(slot))
                 full += [f"--nproc={lim.nproc}", "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
-            e = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", **env}
+            e = {"HOME": "/tmp", "LANG": "C.UTF-8", **env}
             return run_capture(full + cmd, cwd=self.view, env=e)
         full = [SANDBOX, "--kit", self.view, "--wall", str(wall), "--uid", str(self.uid(slot)),
                 "--nproc", str(lim.nproc), "--mem", str(mem)]
-        staged_env, staged_dirs = staged_libraries()
-        env = {**staged_env, **env}
         binds = binds + [(d, d, False) for d in staged_dirs]
         for src, dst, writable in binds:
             full += ["--bind" if writable else "--ro-bind", src, dst]
@@ -220,8 +220,16 @@ class Sandbox:
 def staged_libraries():
     """Libraries staged outside /usr (a GPU host without a package registry
     gets Check this way) are found through these variables; the sandbox gets
-    them and, read-only, the folders they name."""
+    them and, read-only, the folders they name. The staged programs too
+    (KIT_STAGED_ROOT, from autograder/gpu-host/deps.sh: clang-16 for lab 4's
+    offload stage), first on PATH, as outside: a build in the sandbox that
+    found no offloading compiler would build the reference's offload stage
+    for the host."""
     env, dirs = {}, set()
+    root = os.environ.get("KIT_STAGED_ROOT", "")
+    if os.path.isdir(os.path.join(root, "usr", "bin")):
+        dirs.add(os.path.realpath(root))
+        env["PATH"] = f"{os.path.realpath(root)}/usr/bin:{cuda_bin()}:/usr/bin:/bin"
     for var in ("CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "LD_LIBRARY_PATH"):
         if os.environ.get(var):
             env[var] = os.environ[var]

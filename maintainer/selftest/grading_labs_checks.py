@@ -86,7 +86,8 @@ def same_grade(root, lab, mutant, outside, secs, gpus):
     problems = []
     if ref["lost"] or ref["inside"] != ref["outside"]:
         problems.append(f"the reference earns {ref['inside']:g} in the sandbox, {ref['outside']:g} outside "
-                        f"(lost: {[t['name'] for t in ref['lost']]})")
+                        f"(lost: {[t['name'] for t in ref['lost']]}; failed outside too: "
+                        f"{[t['name'] + ': ' + t['reason'][:200] for t in ref.get('failed_outside', [])]})")
     try:
         with open(outside) as f:
             out = failed_here(json.load(f)["tests"])
