@@ -56,7 +56,7 @@ PLANT=$OUT/planted
 cp -a "$COPY" "$PLANT"
 cp reference/lab1-matmult/matmult.c "$PLANT/labs/lab1-matmult/solution_backup.c"
 sed -n '/^void matmult_blk/,/^}/p' reference/lab1-matmult/matmult.c >"$PLANT/common/snippet.c"
-echo "gpu3's design: see maintainer/measured/lab4-multigpu-jacobi/reference/README.md" >"$PLANT/labs/lab1-matmult/notes.txt"
+echo "gpu3's design: see reference/lab4-multigpu-jacobi/jacobi_gpu.cu" >"$PLANT/labs/lab1-matmult/notes.txt"
 if ! instructor/release --check "$PLANT" 2>"$OUT/planted.log" && grep -q solution_backup.c "$OUT/planted.log" &&
     grep -q snippet.c "$OUT/planted.log" && grep -q "notes.txt names reference/" "$OUT/planted.log"; then
     pass "the search finds a reference planted in the copy, whole, as one function, and a student file that names reference/"
