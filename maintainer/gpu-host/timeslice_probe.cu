@@ -8,7 +8,7 @@
  * Alone, a loop iteration takes well under a microsecond and there are no
  * gaps. Started twice at once on one GPU without MPS, each copy sees the
  * other's time slices as gaps: their count, median and sum are the GPU's
- * time slicing between two processes, measured (issue 29: why lab 5's and
+ * time slicing between two processes, measured (why lab 5's and
  * lab 6's two ranks on one GPU lose what two GPUs keep). Under MPS both run
  * at once and the gaps go away. Prints one line; exit 1 on a CUDA error. */
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #
 # Why: the benchmark checks the lecture's grid (480 x 480 x 400, 100 steps)
 # against wave_serial on the server rank, and a scalar loop made that check
-# take 42 s on a 16-core GPU host (issue 29). Timing it here would depend on
+# take 42 s on a 16-core GPU host. Timing it here would depend on
 # the host; what makes it fast can be read in the object instead: the kit
 # builds its own code with -O2 and no -march, so wave_serial.c's step_row is
 # cloned for AVX-512 and AVX2 (picked at run time) and each clone's loop

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of common/trace/timeline.py (run by make test): the
-# summary of a trace of two processes that the GPU host's issue 29 run
+# summary of a trace of two processes that a GPU host's traced run
 # prints. No host here has nsys or a GPU, so the traces are made by hand,
 # in nsys's SQLite schema (the tables and columns the script reads) and as
 # the kit's CUPTI trace files (trace.PID.csv), with figures worked out on
