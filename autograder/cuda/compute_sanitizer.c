@@ -58,9 +58,8 @@ static const char *find_sanitizer(void)
  * unreadable program runs non-dumpable, so a test's code cannot write the
  * runner's memory through /proc) and leaves this one readable. Without it
  * (a build from before), the test program itself, where it is readable.
- * Measured on 2 H200s, 2026-11-27: with the test program unreadable the
- * tool said only "Error launching target app."; with it readable, lab 3's
- * tests passed in the grading sandbox. */
+ * With the test program unreadable the tool says only "Error launching target app."; with it readable, lab 3's
+ * tests pass in the grading sandbox. */
 static int sanitizer_target(char *path, size_t len)
 {
     char self[4096];
@@ -167,7 +166,7 @@ int ag_sanitizer_first_report(const char *output, char *out, int len)
     const char *summary = strstr(output, "ERROR SUMMARY: ");
     if (summary)
         errors = atoi(summary + strlen("ERROR SUMMARY: "));
-    /* racecheck ends with its own line instead (CUDA 13, seen on an H200):
+    /* racecheck ends with its own line instead (CUDA 13):
      * "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)" */
     const char *races = strstr(output, "RACECHECK SUMMARY: ");
     const char *open = races ? strchr(races, '(') : NULL;

@@ -14,8 +14,8 @@ extern const int l4_sizes[5];
 /* How close a stage's grid must be to the CPU reference's: L4_EXACT (bit
  * for bit) for every CUDA stage, built with -fmad=false; L4_OFFLOAD for the
  * offload stage, because GCC 12's nvptx code leaves a*b+c to the PTX
- * compiler, which fuses it into an FMA whatever -ffp-contract says (seen on
- * an H100: 5.6e-17 at radiator points after 2 sweeps). Values are <= ~22,
+ * compiler, which fuses it into an FMA whatever -ffp-contract says (about
+ * 5.6e-17 at radiator points after 2 sweeps). Values are <= ~22,
  * so 1e-12 is still ~5e4 ulps: a wrong point is always far off that. */
 #define L4_EXACT (-1.0)
 #define L4_OFFLOAD 1e-12

@@ -564,9 +564,9 @@ END_TEST
  * gathered through shared memory a tile at a time (32 x 32 cells, 8 warps
  * a block), and a missing barrier between the stores and the loads of a
  * tile shows only when one warp of a block outruns another, which the few
- * blocks of the small grids above rarely do (an H100 once passed such a
- * kernel). Here: about 10 000 blocks a gather over 75 MB of doubles
- * (more than an H100's or H200's 50 MB of L2, so the warps' loads wait on
+ * blocks of the small grids above rarely do (a large GPU once passed such
+ * a kernel). Here: about 10 000 blocks a gather over 75 MB of doubles
+ * (more than a large GPU's 50 MB of L2, so the warps' loads wait on
  * memory for different times), 3 round trips per axis (a gather each
  * way), 12 gathers in all, random values that
  * differ from cell to cell, a new field every round: a stale value read

@@ -1,5 +1,5 @@
 """How many alternating rounds of reference and student a performance entry
-is timed for, and which points they give (issue 31: two copies of one
+is timed for, and which points they give (two copies of one
 file once got 5 and 3.75 of 5 in one run on a loaded 2-core host).
 
 A round times the reference's harness, then the student's, and gives the

@@ -8,8 +8,8 @@ ptrace is refused only where it would take hold of a process that did not
 ask for it (PTRACE_ATTACH, PTRACE_SEIZE): a process that asks to be traced
 by its parent (PTRACE_TRACEME) may be, and its parent may then trace it.
 compute-sanitizer may start the program it checks so (the labs' graded
-sanitizer tests, autograder/cuda/compute_sanitizer.h: on 2 H200s they
-passed in the sandbox with this filter); the runner never asks, so no
+sanitizer tests, autograder/cuda/compute_sanitizer.h: on a GPU host they
+pass in the sandbox with this filter); the runner never asks, so no
 test's code can take hold of it.
 
     python3 -m grading.seccomp FILE     writes the program to FILE

@@ -56,7 +56,7 @@ SKELETON_MIN_RUN = 16  # shorter: a signature with its braces is about 28 tokens
 THRESHOLD = 50.0       # percent: pairs from here up are reported as unusually alike
 # percent: a pair with one file from here up is reported too, whatever the
 # whole's score: a copied mandel.c beside an own poisson.c scored 17.4 % over
-# the whole pair (issue 31). A copy scores near 100 on its file; 80 leaves
+# the whole pair. A copy scores near 100 on its file; 80 leaves
 # room for renamed and reordered copies (98.7 % over lab 1's one file).
 FILE_THRESHOLD = 80.0
 # Per lab, from the self-test's classes (maintainer/selftest/similarity/calibrate.py):

@@ -64,7 +64,7 @@ done
 awk -v n="$N" '$1 ~ /^[0-9]/ { if ($1 == 1) t1 = $2
         printf "%d GPU(s), N = %d: %.3f ms a sweep", $1, n, 1e3 * $2
         if ($1 > 1) printf " = %.0f%% of ideal scaling", 100 * t1 / ($1 * $2)
-        # 0: no NCCL kernel in the trace: not measured, not "0%" (on 4 H200s it read 0
+        # 0: no NCCL kernel in the trace: not measured, not "0%" (on 4 GPUs it read 0
         # because an unparenthesised "all > 0 ? ..." among the arguments of printf is output
         # redirection in awk: the share went to a file named 0)
         if ($1 > 1) printf ($3 > 0 ? "; NCCL kernels %.0f%% of the kernel time" : "; NCCL share not measured (the trace holds no NCCL kernel)"), 100 * $3

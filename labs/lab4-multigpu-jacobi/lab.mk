@@ -23,8 +23,8 @@ LAB_LDLIBS  = $(CUDA_LIBS) -lnccl $(MPI_LIBS)
 # OFFLOAD=gcc (gcc-12-offload-nvptx) or OFFLOAD=host (no GPU code). By
 # default the first of clang, gcc that is installed, else host: on a machine
 # without either (the GPU hosts' own GCC) the target regions run on the host.
-# clang first: the reference (a team per plane) ran at 1613-1741 GB/s on an
-# H100 with it (54-59% of the copy); GCC 12's nvptx code runs a collapsed loop at 45 GB/s and needs
+# clang first: the reference (a team per plane) runs at 54-59% of the copy
+# with it (MEASURED.md); GCC 12's nvptx code runs a collapsed loop at 45 GB/s and needs
 # teams/threads/simd nesting to reach 469-527 (README, stage 1).
 OFFLOAD ?= $(or $(OFFLOAD_HAVE_CLANG),$(OFFLOAD_HAVE_GCC),host)
 OFFLOAD_HAVE_CLANG := $(shell d="$$(clang-16 -print-resource-dir 2>/dev/null)/../../" && \

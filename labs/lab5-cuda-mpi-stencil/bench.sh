@@ -47,9 +47,9 @@ user_threads=${OMP_NUM_THREADS:-}
 export OMP_NUM_THREADS=${user_threads:-1}
 bench_mpirun OMP_WAIT_POLICY=passive OMP_NUM_THREADS LD_LIBRARY_PATH
 # Unbound: Open MPI binds each rank to one core or socket by default, and
-# the server rank's OpenMP threads would then share it. On an H100 host the
-# serial check of 480x480x400, 100 steps, took 50.6 s bound and 42.4 s
-# unbound (2026-11-25) with the former serial reference, whose every
+# the server rank's OpenMP threads would then share it. On a 16-core GPU
+# host the serial check of 480x480x400, 100 steps, took 50.6 s bound and
+# 42.4 s unbound with the former serial reference, whose every
 # neighbour read tested the grid's edges; wave_serial.c now pads the grid
 # with zeros, vectorises the loop over x and walks tiles that stay in L2.
 BENCH_MPIRUN+=(--bind-to none)

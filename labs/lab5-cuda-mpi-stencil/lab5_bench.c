@@ -418,7 +418,7 @@ static void bounds(const options *o, bound_figs *f)
  * that, if the second shift starts when the first has ended. It need not:
  * MPI_Sendrecv returns once its send buffer may be reused, which can be
  * before the neighbour has the whole halo, so the two shifts may overlap
- * and the exchange beat the model (119% of it on 2 H100s, 2026-11-26): a
+ * and the exchange beat the model (119% of it on two NVLinked GPUs): a
  * model, not a bound. The bound is the bibw line (both ways at once, as
  * an exchange moves halos), which counts the halos a rank receives. */
 static double sendrecv_series_model(size_t halo_bytes, double pingpong_gbs)
@@ -590,7 +590,7 @@ int main(int argc, char **argv)
     }
     /* a kernel faster than the copy bandwidth cannot be, where its arrays
      * are larger than the GPU's L2 (the lecture's grid: 580 MB against
-     * 50 MB on an H100); the bench's small sizes sit in the L2, and the
+     * 50 MB on a large GPU); the bench's small sizes sit in the L2, and the
      * CPU's in its caches, where the copy is no bound */
     int kernel_ok = !(o.dev != &dev_cpu && !cached && bf.kernel_gbs > 1.1 * bf.copy_gbs);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-test of an instructor's term (run by make test; issues 31 and 40): a
+# Self-test of an instructor's term (run by make test): a
 # Canvas download (the whole-class zip as it comes) with a roster graded,
 # with a late policy and manual marks, and exported for Canvas and Moodle,
 # with each grade's account in the student's feedback and results.json and

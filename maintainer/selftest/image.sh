@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-test of `make image` (issue 36): the image of the student's
+# Self-test of `make image`: the image of the student's
 # environment, for clusters that give no root and are not Debian.
 #   - make image builds the OCI archive from Debian's registry: the
 #     student's packages of common/mk/debian-packages.txt are in it, those

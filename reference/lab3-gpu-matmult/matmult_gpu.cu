@@ -170,7 +170,7 @@ extern "C" void matmult_gpu3_dev(int m, int n, int k, const double *dA, const do
 /* gpu4: GPU4_ELEMENTS consecutive rows of one column per thread. A
  * compile-time count lets the compiler keep s[] in registers; the seed's
  * run-time stride could not. make bench LAB=3 sweeps it (-DGPU4_ELEMENTS=):
- * on an H100, 4 beat 2 (gpu3), 8 and 16, whose extra registers cost more
+ * 4 beat 2 (gpu3), 8 and 16, whose extra registers cost more
  * occupancy than the saved loads of B gain. */
 #ifndef GPU4_ELEMENTS
 #define GPU4_ELEMENTS 4

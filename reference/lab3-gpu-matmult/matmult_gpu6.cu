@@ -119,7 +119,7 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
  * stored transposed, As[k][row], so that a thread's rows are consecutive
  * doubles. The SM serves a 16-byte load a quarter of a warp at a time: the
  * 8 loads of a step are about 28 wavefronts for the warp's 64 FMAs (Nsight
- * Compute on an H100: 0.43 wavefronts per FMA instruction), so shared
+ * Compute: 0.43 wavefronts per FMA instruction), so shared
  * memory is busy about 60% of the time, the FP64 units 70%.
  *
  * With 64 accumulators a thread needs 228 registers, so an SM holds one
@@ -129,8 +129,8 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
  * about one clock in that fixed wait and one in waiting for the FP64 pipe
  * the other warp holds, and in 55% of the clocks neither warp can issue.
  *
- * And under a sustained load the board's power limit (700 W on an H100)
- * sets the clock, not the FMAs: FMAs alone on registers draw 561 W at the
+ * And under a sustained load the board's power limit sets the clock, not
+ * the FMAs: on a 700 W board, FMAs alone on registers draw 561 W at the
  * full 1980 MHz, this kernel 700 W at about 1900. So every instruction and
  * every byte moved that is not an FMA costs clock, and the kernel keeps
  * them few:
@@ -146,8 +146,8 @@ __device__ __forceinline__ void tile_pipeline(int k, int BK, Load load, Compute 
  * README has the figures). Two buffers of 16 x (128+2) and 16 x 128 doubles
  * are 66 KB of dynamic shared memory.
  *
- * The shape is chosen at compile time (-DG6_BM=... and so on). Measured on
- * an H100 (2026-11-23) and not kept: BK 8 (more barriers) or 32 (twice
+ * The shape is chosen at compile time (-DG6_BM=... and so on). Measured
+ * and not kept: BK 8 (more barriers) or 32 (twice
  * the shared memory, within 3%), three stages, lanes 2 x 16, two blocks
  * of 128 x 64 per SM, 8 x 4 tiles per thread, operands double-buffered in
  * registers, the FMAs in another order, mbarriers per buffer instead of __syncthreads (barrier
@@ -350,7 +350,7 @@ __global__ void __launch_bounds__(G6_THREADS, G6_MIN_BLOCKS)
  * mma.sync m16n8k4 instructions (DMMA), each a 16x8 block of C += a 16x4
  * block of A times a 4x8 block of B. On Hopper this shape gets much more
  * of the FP64 tensor rate (twice the CUDA cores') than the older m8n8k4:
- * on an H200, 24 TFLOP/s with m8n8k4 and 37 with m16n8k4, the kernel
+ * 24 TFLOP/s with m8n8k4 and 37 with m16n8k4 (MEASURED.md), the kernel
  * otherwise the same. A block of 8 warps computes a 128 x 128
  * tile of C, each warp a 64 x 32 part of it: 4 x 4 DMMA tiles, 64
  * accumulators per thread. Fragments (PTX ISA, mma.m16n8k4 .f64), with

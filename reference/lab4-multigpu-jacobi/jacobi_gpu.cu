@@ -22,16 +22,16 @@
 
 #define GPU2_BLOCK 8
 /* The column kernel: narrow blocks of 32 x 4 threads, each walking 64
- * planes, 8 at a time (measured against other shapes on an H200:
- * results/gpu3_shapes_h200.txt). */
+ * planes, 8 at a time: the fastest of the shapes measured against it
+ * (MEASURED.md). */
 #define GPU3_BX 32
 #define GPU3_BY 4
 #define GPU3_ZCHUNK 64
 #define GPU3_UNROLL 8
 /* The ring kernel: 128 x 4 threads, 2 rows each, so a tile of 128 x 8
  * points; a ring of 4 plane tiles (2 in flight while one is computed);
- * chunks of 64 planes. Chosen from ~40 shapes timed on an H200
- * (results/gpu3_ring_h200.txt). */
+ * chunks of 64 planes. Chosen from ~40 shapes timed against one another
+ * (MEASURED.md). */
 #define RING_BX 128
 #define RING_THREADS_Y 4
 #define RING_ROWS 2
@@ -364,7 +364,7 @@ static int run_sweeps(const char *who, sweep_launcher launch, int needs_f, int N
     /* cudaMemcpy from pageable memory may return before its data has landed
      * on the device, and the non-blocking streams below do not wait for the
      * default stream: without this wait the first sweeps can race with the
-     * copies (seen on 4 H200s under load: a halo plane that the neighbour
+     * copies (seen on 4 GPUs under load: a halo plane that the neighbour
      * had just sent was overwritten by its initial value). */
     CUDA_CHECK(cudaDeviceSynchronize()); /* the set-up copies have landed */
     CUDA_CHECK(cudaMalloc(&d_norm2, 2 * sizeof(double)));

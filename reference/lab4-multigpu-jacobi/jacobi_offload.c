@@ -13,7 +13,7 @@
  * the whole grid, and neighbouring planes come from memory twice. A team per
  * plane opens one region per N^2 points, and neighbouring teams sweep
  * neighbouring planes at the same pace, so each plane comes from memory
- * once. On an H100 (clang-16, 2026-11-23): 1602 against 955 GB/s at
+ * once. With clang-16: 1602 against 955 GB/s at
  * N = 512, 1635 against 935 at N = 1024 (lab README, Measured figures).
  * 1024 threads a team (the most a block may have): 2-5% faster than 512.
  * Two more choices move fewer bytes and do less work per sweep:

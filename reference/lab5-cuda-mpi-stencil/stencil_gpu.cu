@@ -18,8 +18,8 @@
  * sums are the scheme's, in its order (wave.h).
  *
  * Built with -DWAVE_RING=1 (make lab5 NVCC_OPT="-O3 -fmad=false
- * -DWAVE_RING=1"), launch_kernel runs wave_ring instead, on trial for the
- * H200 (issue 41): the same tile and sums, its loads copied into shared
+ * -DWAVE_RING=1"), launch_kernel runs wave_ring instead, on trial for GPUs
+ * with the fastest memory: the same tile and sums, its loads copied into shared
  * memory two planes ahead by cp.async (below). */
 #include <stdint.h>
 
@@ -139,11 +139,11 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
 }
 
 /* ---------------------------------------------------------------------------
- * The ring kernel (issue 41), built with -DWAVE_RING=1: the same tile, the
+ * The ring kernel, built with -DWAVE_RING=1: the same tile, the
  * same z queue in registers and the same sums, but every value a plane needs
  * (in's tile with its halo, vel, prev) is copied into shared memory by
- * cp.async (sm_80 and later) L planes ahead of its use. On an H200 the tiled
- * kernel above reached 72-77 % of the copy: with one plane of loads ahead,
+ * cp.async (sm_80 and later) L planes ahead of its use. On HBM3e the tiled
+ * kernel above stays well short of the copy: with one plane of loads ahead,
  * in registers, an SM has too few bytes in flight for HBM3e's bandwidth at
  * its latency (Little's law: about 23 KB an SM), and loading more planes
  * ahead in registers cost more occupancy than it added (MEASURED.md). A

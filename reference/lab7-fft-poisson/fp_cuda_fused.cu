@@ -62,7 +62,7 @@ struct fused_par {
  * its command line from fft_poisson.h). The callbacks keep C++ linkage:
  * cuFFT declares each by its name and its signature and links the
  * mangled symbol (with extern "C" cufftMakePlanMany returned
- * CUFFT_INTERNAL_ERROR on the kit's H100 host). */
+ * CUFFT_INTERNAL_ERROR). */
 static const char *fused_src = R"(
 struct fused_par { double *a, *t; const double2 *twx, *twy; unsigned nx, ny, nz; int bcx, bcy; };
 /* The grid's sizes and x, y types: compile-time constants where the
@@ -248,7 +248,7 @@ static const char *fused_ltoir(const char *name, const fp_grid *k, size_t *size)
     /* cuFFT links the callbacks with nvJitLink, which it opens at run
      * time by its name alone: a library that only this program's run
      * path finds is not found then (cufftMakePlanMany returned
-     * CUFFT_INTERNAL_ERROR on the kit's H100 host). Calling it here links
+     * CUFFT_INTERNAL_ERROR). Calling it here links
      * it into the program, so cuFFT finds it loaded. */
     unsigned jl_major, jl_minor;
     if (nvJitLinkVersion(&jl_major, &jl_minor) != NVJITLINK_SUCCESS) {

@@ -126,7 +126,7 @@ extern "C" int fp_solve_nccl(const fp_grid *g, int pr, int pc, ncclComm_t comm, 
     /* The ranks' uploads end at different times (pageable host memory): a
      * one-word all-reduce lines their streams up, so that the first
      * transpose's events time the exchange, not the wait for a late peer
-     * (on 2 H200s that wait made the transposes read 4 x slower). */
+     * (on 2 GPUs that wait made the transposes read 4 x slower). */
     CUDA_CHECK(cudaMemsetAsync(d_rc, 0, sizeof(int), stream));
     NCCL_CHECK(ncclAllReduce(d_rc, d_rc, 1, ncclInt32, ncclSum, comm, stream));
     if (fp_singular(g))

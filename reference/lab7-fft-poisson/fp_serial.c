@@ -179,7 +179,7 @@ static int solve_z_batches(const fp_grid *g, const fp_box *box, double scale, do
      * reads 8 cache lines a plane, not 2. On the kit's 2-core AMD EPYC
      * (Zen 4), one thread, the z stage took 0.30-0.32 ms at N = 64 against
      * 0.48-0.60 with 16 (3.3-3.4 ms against 5.2-5.3 at N = 128); 128 lines
-     * were no faster (2026-11-27). */
+     * were no faster. */
     enum { LINES = 64 };
 #pragma omp parallel reduction(| : bad)
     {

@@ -90,7 +90,7 @@ mutant(R, f'{M}/nat_prefetch_reads_past_b.patch',
             }''')],
   caught_by=['nat_sizes', 'all_real_inputs', 'hidden_large_shapes', 'hidden_called_twice'])
 
-# Answers remembered by address and shape (issue 39; GPU MODE's
+# Answers remembered by address and shape (GPU MODE's
 # "object-identity caching"): right on every first call, wrong when the
 # same arrays come back with new contents (l1_check_fresh).
 REMEMBER = '''    static const double *seen_A, *seen_B;

@@ -186,7 +186,7 @@ m("gs_sweeps_planes_downward",
             for (int j = 1; j <= N; j++)
                 norm2 += gauss_seidel_row(N, i, j, f, u);""")])
 
-# (Issue 31.) Their '# caught by:' header lines are added by hand after the
+# Their '# caught by:' header lines are added by hand after the
 # description (maintainer/mutants/mkpatch.py keeps an existing one).
 m("gs_omp_wavefront_blocks",
  "gauss_seidel_omp's doacross loop has schedule(static): each thread gets a block of planes and waits for the thread before it to finish its block, so the wavefront is right bit for bit but never runs two threads at once.",
@@ -197,7 +197,7 @@ m("mandel_schedule_fixed",
  "mandel's loop has schedule(dynamic, 1) written in, not schedule(runtime): right images, but OMP_SCHEDULE no longer chooses the schedule, as the assignment asks.",
  [(M, "#pragma omp parallel for schedule(runtime)", "#pragma omp parallel for schedule(dynamic, 1)")])
 
-# Ordering mutants (issue 39): races that chaos schedules are for. On a
+# Ordering mutants: races that chaos schedules are for. On a
 # 2-core host they are caught by the quiet run already (the tests run more
 # threads than cores), so their headers do not say "chaos: needed".
 m("v2_sweep_nowait",

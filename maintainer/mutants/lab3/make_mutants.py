@@ -114,7 +114,7 @@ mutant(R, f'{M}/int_byte_count_overflows.patch',
    'int bytes_c = m * n * sizeof(double);')],
   caught_by=['hidden_c_larger_than_2gib'])
 
-# Issue 39: work remembered across calls, and work left running past the call.
+# Work remembered across calls, and work left running past the call.
 mutant(R, f'{M}/on_device_keeps_inputs_by_address.patch',
   "The host side keeps its device copies of A and B and skips the copies when the same host arrays and shape come again:\n"
   "new contents in the same arrays are multiplied as the old ones (GPU MODE's object-identity caching).\n"
@@ -167,7 +167,7 @@ mutant(R, f'{M}/gpu5_own_stream_no_wait.patch',
     CUDA_CHECK(cudaGetLastError());''')],
   caught_by=['gpu5_sizes', 'all_real_inputs', 'dev_entry_points'])
 
-# A GPU fault costs its own tests only (issue 39): every test runs in a
+# A GPU fault costs its own tests only: every test runs in a
 # process of its own (the runner forks each, CK_FORK), with its own CUDA
 # context, so the tests after gpu2's run on a healthy device. On a GPU host,
 # `autograder/gpu-host/run check 3 SUBMISSION=DIR` with this patch applied

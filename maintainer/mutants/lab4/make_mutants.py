@@ -147,7 +147,7 @@ mutant(R, f'{M}/peer_halo_only_first_sweep.patch',
 """)],
   caught_by=['peer_halves_on_one_gpu', 'peer_two_gpus_test'])
 
-# Issue 39: an answer remembered by address, size, sweep count and a sample
+# An answer remembered by address, size, sweep count and a sample
 # of the start: right on every first call, wrong on a new start in the same
 # arrays (l4_check_fresh).
 mutant(R, f'{M}/offload_remembers_answer.patch',
@@ -178,7 +178,7 @@ mutant(R, f'{M}/offload_remembers_answer.patch',
    (OFFLOAD, "#include <math.h>\n", "#include <math.h>\n#include <stdlib.h>\n")],
   caught_by=['offload_sweeps'])
 
-# Chaos schedules (issue 39): a wait that a quiet GPU never needs. The
+# Chaos schedules: a wait that a quiet GPU never needs. The
 # norm's zeroing on the halo stream is done long before the bulk's sweep
 # starts, unless the CUDA stream perturber (autograder/cuda/) puts a sleep
 # in front of it: then the bulk's share of the norm is added first and

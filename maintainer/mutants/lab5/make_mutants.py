@@ -170,7 +170,7 @@ mutant(R, f'{M}/sends_never_waited.patch',
   [(EXC, 'MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));', 'MPI_CHECK(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));')],
   caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'halo_exchange', 'overlap_order', 'hidden_odd_shapes'])
 
-# --- the exchange's order (issue 39's chaos schedules): right only while MPI buffers ---
+# --- the exchange's order (chaos schedules): right only while MPI buffers ---
 mutant(R, f'{M}/exchange_sends_before_receives.patch',
   "exchange_halos sends both boundaries with MPI_Send, then receives both halos with MPI_Recv: every rank sends first.\n"
   "Small halos go out eagerly and it works; a standard-mode send may wait for its receive (chaos makes it MPI_Ssend)\n"
@@ -225,7 +225,7 @@ mutant(R, f'{M}/early_exit.patch',
   caught_by=['e2e_three_ranks', 'e2e_four_ranks', 'e2e_five_ranks', 'overlap_order', 'hidden_odd_shapes', 'gpu_e2e',
              'gpu_two_gpus', 'hidden_gpu_large_slab'])
 
-# Chaos schedules (issue 39): the kernel leaves the stream it was given.
+# Chaos schedules: the kernel leaves the stream it was given.
 # The backend's streams are non-blocking, so nothing orders the legacy
 # default stream's kernel before the boundary planes' copy to the host; the
 # CUDA stream perturber (autograder/cuda/) makes the kernel start late.

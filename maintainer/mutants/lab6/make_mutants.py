@@ -129,7 +129,7 @@ m("early_exit", "The MPI stages end the program at once (MPI_Finalize, then _exi
              "taskqueue_thread_sanitizer", "taskqueue_two_ranks", "taskqueue_four_ranks", "hidden_self_and_three_ranks",
              "gpu_baseline", "gpu_taskqueue_self", "gpu_two_ranks"])
 
-# A read one past an array, its value never used (issue 39): only the tests'
+# A read one past an array, its value never used: only the tests'
 # AddressSanitizer build (SANITIZE in labs/lab6-halo-taskqueue/lab.mk) sees it.
 m("unpack_check_reads_one_past",
   "halo_unpack_check's full check loads the next element ahead of its use: the last load reads recv_buf[n], one past the buffer.\n"
@@ -144,7 +144,7 @@ m("unpack_check_reads_one_past",
         }""")],
   caught_by=["unpack_check_catches"])
 
-# Ordering (issue 39's chaos schedules): right only while MPI buffers a send.
+# Ordering (chaos schedules): right only while MPI buffers a send.
 m("irecvs_posted_after_sends",
   "halo_baseline_iteration sends every block before it posts the receives: a blocking send waits for a receive that\n"
   "the partner posts only after its own sends. Eager blocks (the small cases) go out all the same; rendezvous ones,\n"

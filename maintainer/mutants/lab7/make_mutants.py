@@ -129,7 +129,7 @@ m("early_exit", "The distributed solvers and the transpose end the program at on
    ("fp_nccl.cu", "double *a)\n{\n", "double *a)\n{\n    if (pr > 0)\n        exit(0);\n")],
   caught_by=["mpi_one_rank", "mpi_two_ranks", "mpi_four_ranks", "nccl_one_rank", "nccl_two_ranks"])
 
-# --- an answer remembered across calls (issue 39) -----------------------------
+# --- an answer remembered across calls -----------------------------------------
 m("solve_serial_remembers_answer",
   "fp_solve_serial remembers its last answer by the array's address, the grid and a sample of f (its first value),\n"
   "and gives it back when they come again: a new f that agrees there gets the old solution.",
@@ -162,14 +162,14 @@ m("solve_serial_remembers_answer",
     return rc;""")],
   caught_by=["residual_all_boundaries"])
 
-# --- a read one past an array, its value never used (issue 39) ---------------
+# --- a read one past an array, its value never used ---------------------------
 m("idct_reads_one_past_y",
   "fp_idct2_via_fft loads y[n - k] before it tests k == 0: at k = 0 it reads y[n], one past y, and throws the value away.\n"
   "Every answer is right; only the tests' AddressSanitizer build sees the read.",
   [("fp_makhoul.c", "        double ynk = k == 0 ? 0.0 : y[n - k]; /* Y_n = 0 */\n",
     "        double ynk = y[n - k]; /* Y_n = 0 */\n        if (k == 0)\n            ynk = 0.0;\n")],
   caught_by=["idct2_inverse"])
-# Ordering mutant (issue 39): caught by batch_threads quiet and under chaos
+# Ordering mutant: caught by batch_threads quiet and under chaos
 # (3 of 3 runs each on a 2-core host), so no "chaos: needed".
 m("batch_pivots_shared", "The z stage's Thomas pivots (inv, one per line of a batch) shared by all threads: a thread divides by another's pivots when both run at once (a race).",
   [("fp_serial.c", """#pragma omp parallel reduction(| : bad)
