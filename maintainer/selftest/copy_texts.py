@@ -1,13 +1,15 @@
 """The student copy's texts (maintainer/selftest/release.sh): nothing in the
 copy names what students do not get (the reference solutions, the
 instructors' and maintainers' targets, mutants, hidden tests, the kit's
-issues), and every text points only at what the copy holds: a markdown
+issues), no code comment dates itself, names a GPU model or cites an issue
+by number, and every text points only at what the copy holds: a markdown
 link or a backticked path names a file of the copy, a link's #anchor and
 a cited section ('section "X"', 'the X section of Y') a heading there.
 
     python3 copy_texts.py COPY
         prints 'FILE:LINE: what' per finding; exit status 1 if there is one
 """
+import ast
 import os
 import re
 import sys
@@ -37,6 +39,111 @@ def checked(rel, line):
     if rel == "Makefile" or rel.endswith(".mk"):
         return line.lstrip().startswith("#")
     return True
+
+
+# In the code's comments alone: when and on which machine a line was
+# measured or written belongs in the lab's measured page, not in the code
+# (the READMEs may name a GPU: what good performance looks like on it).
+COMMENT_WORDS = [
+    (re.compile(r"\b(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b"), "dates a comment"),
+    (re.compile(r"\b(?:G[HB]200|[HB]200|H100|H800|A100|A800|A40|A30|A10G?|V100|P100|K80|T4|L4|L40S?|B100"
+               r"|RTX(?:[ -]?[A-Z]?\d{3,4}\w*)?)(?:'?s)?\b"),
+     "names a GPU model in a comment"),
+    (re.compile(r"(?<![\w&#/$'\"])#\d{1,5}\b(?! 0x)"), "cites an issue by number in a comment"),
+]
+C_LIKE = (".c", ".h", ".cu", ".cuh", ".cc", ".cpp", ".hpp")
+HASH_LIKE = (".sh", ".py", ".mk", ".gp", ".conf", ".cfg", ".toml", ".yml", ".yaml", ".awk")
+
+
+def comment_style(rel, lines):
+    """'c' for C-like code, '#' for code whose comments start with #, None
+    for a text or data file."""
+    name = os.path.basename(rel)
+    if name.endswith(C_LIKE):
+        return "c"
+    if name.endswith(HASH_LIKE) or name == "Makefile" or (lines and lines[0].startswith("#!")):
+        return "#"
+    return None
+
+
+def c_comments(lines):
+    """(line number, text) of each line of a C-like file's comments: /* */
+    and //, outside string and character literals."""
+    out, state = [], None  # None, "block", '"' or "'"
+    for i, line in enumerate(lines, 1):
+        j, text = 0, []
+        while j < len(line):
+            c, two = line[j], line[j:j + 2]
+            if state == "block":
+                if two == "*/":
+                    state, j = None, j + 2
+                    continue
+                text.append(c)
+            elif state in ('"', "'"):
+                if c == "\\":
+                    j += 1
+                elif c == state:
+                    state = None
+            elif two == "/*":
+                state, j = "block", j + 2
+                continue
+            elif two == "//":
+                text.append(line[j + 2:])
+                break
+            elif c in ('"', "'"):
+                state = c
+            j += 1
+        if state in ('"', "'"):
+            state = None  # a literal does not run past its line
+        if text:
+            out.append((i, "".join(text)))
+    return out
+
+
+HASH_COMMENT = re.compile(r"""^#(?!!)|(?<=[\s;(])#""")
+
+
+def hash_comments(lines):
+    """(line number, text) of each # comment: from a # that starts the line
+    or follows a blank, outside quotes (a rough reading: good enough for the
+    kit's shell, make, Python and gnuplot)."""
+    out = []
+    for i, line in enumerate(lines, 1):
+        quote = None
+        for j, c in enumerate(line):
+            if quote:
+                if c == quote and line[j - 1] != "\\":
+                    quote = None
+            elif c in "'\"":
+                quote = c
+            elif c == "#" and HASH_COMMENT.match(line, j) and not line.startswith("#!"):
+                out.append((i, line[j + 1:]))
+                break
+    return out
+
+
+def docstrings(lines):
+    """(line number, text) of each line of a Python file's docstrings."""
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
+        return []
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                out += [(first.lineno + k, text) for k, text in enumerate(first.value.value.splitlines())]
+    return out
+
+
+def comments(rel, lines):
+    style = comment_style(rel, lines)
+    if style == "c":
+        return c_comments(lines)
+    if style == "#":
+        return hash_comments(lines) + (docstrings(lines) if rel.endswith(".py") else [])
+    return []
 
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -104,6 +211,8 @@ def findings(copy):
     out = []
     for rel, lines in text_files(copy):
         md = rel.endswith(".md")
+        for i, text in comments(rel, lines):
+            out += [f"{rel}:{i}: {why}: {text.strip()[:100]}" for rx, why in COMMENT_WORDS if rx.search(text)]
         for i, line in enumerate(lines, 1):
             if checked(rel, line):
                 out += [f"{rel}:{i}: {why}: {line.strip()[:100]}" for rx, why in WORDS if rx.search(line)]

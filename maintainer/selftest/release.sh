@@ -67,7 +67,7 @@ fi
 # Its texts name nothing students lack and point only at what it holds
 # (copy_texts.py: words, links, backticked paths, cited sections) ...
 if python3 maintainer/selftest/copy_texts.py "$COPY" >"$OUT/texts.log" 2>&1; then
-    pass "the copy's texts name no reference/, instructors' target, mutant, hidden test or issue, and point only at its own files and headings"
+    pass "the copy's texts name no reference/, instructors' target, mutant, hidden test or issue, its code comments no date, GPU model or issue number, and its texts point only at its own files and headings"
 else
     fail "the copy's texts ($(wc -l <"$OUT/texts.log") findings, all in $OUT/texts.log): $(head -3 "$OUT/texts.log" | tr '\n' ';')"
 fi
@@ -83,6 +83,24 @@ for want in "instructors' target" IMPL=reference "maintainer/x.md, which the cop
 done
 [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 6 ] && pass "the texts check names file and line of each planted word, link, path, section and hidden test" ||
     fail "the texts check on planted texts: $n (see $OUT/texts-planted.log)"
+# Code comments say what and why, not when or on which GPU: a date, a GPU
+# model and an issue number in a comment are found; the same words in a
+# string, and a README that names a GPU, are not.
+printf '%s\n' '/* measured on an H100, 2026-11-28 */' 'int planted_comment; // fixed in #47' \
+    'const char *planted_text = "H200 2026-11-28 #47";' >"$PLANT/labs/lab1-matmult/planted_comment.c"
+printf '%s\n' '# sized for 2 H200s (issue 47)' >"$PLANT/labs/lab1-matmult/planted_comment.sh"
+printf '%s\n' 'On an NVIDIA H200 (2026-11-28) the reference runs at 60 TFLOP/s.' >>"$PLANT/labs/lab1-matmult/README.md"
+python3 maintainer/selftest/copy_texts.py "$PLANT" >"$OUT/texts-comments.log" 2>&1
+c=$(grep -c '^labs/lab1-matmult/planted_comment\.' "$OUT/texts-comments.log")
+for want in "planted_comment.c:1: dates a comment" "planted_comment.c:1: names a GPU model" \
+    "planted_comment.c:2: cites an issue by number" "planted_comment.sh:1: names a GPU model" \
+    "planted_comment.sh:1: names an issue"; do
+    grep -q "^labs/lab1-matmult/$want" "$OUT/texts-comments.log" || c="missed '$want'"
+done
+grep -q -e '^labs/lab1-matmult/planted_comment.c:3:' -e "^labs/lab1-matmult/README.md:[0-9]*: .*H200" "$OUT/texts-comments.log" &&
+    c="refused a string or a README (see $OUT/texts-comments.log)"
+[ "$c" = 5 ] && pass "the texts check finds a date, a GPU model and an issue number in code comments, not in strings or READMEs" ||
+    fail "the texts check on planted comments: $c (see $OUT/texts-comments.log)"
 
 # One line, non-zero, for an instructors' target in the copy.
 for target in grade test release; do
