@@ -112,7 +112,7 @@ build_lab7_mutant() {
     local f new=$W/lab7-mutant-new
     rm -rf "$new"
     cp -r reference/lab7-fft-poisson "$new"
-    patch -s -p1 -d "$new" <"maintainer/mutants/lab7/$L7MUT.patch" ||
+    patch -s -p1 -d "$new" <"labs/lab7-fft-poisson/mutants/$L7MUT.patch" ||
         { echo "the patch $L7MUT does not apply"; return 1; }
     mkdir -p "$W/lab7-mutant-src"
     for f in "$new"/*; do

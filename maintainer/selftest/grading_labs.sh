@@ -31,7 +31,7 @@ class() {
     for mutant in $mutants; do
         mkdir -p "$dir/mutant_$mutant"
         cp "$dir/reference/"* "$dir/mutant_$mutant/"
-        patch -s -p1 -d "$dir/mutant_$mutant" <"maintainer/mutants/lab$lab/$mutant.patch" || return 1
+        patch -s -p1 -d "$dir/mutant_$mutant" <"$(lab_mutants "$lab")/$mutant.patch" || return 1
     done
 }
 

@@ -42,7 +42,7 @@ REF1=reference/lab1-matmult/matmult.c
 # A partly right lab 1: the reference with one mutant's mistake (matmult_knm's m and n swapped).
 PART1=$OUT/part-matmult.c
 cp "$REF1" "$PART1"
-patch -s "$PART1" <maintainer/mutants/lab1/knm_m_and_n_swapped.patch
+patch -s "$PART1" <labs/lab1-matmult/mutants/knm_m_and_n_swapped.patch
 
 # col FILE STUDENT COLUMN: a gradebook cell (the review column, last, may
 # hold commas; the columns read here come before it).
@@ -328,7 +328,7 @@ l2=$OUT/lab2
 mkdir -p "$l2/reference" "$l2/blocks"
 cp reference/lab2-openmp/*.c "$l2/reference/"
 cp reference/lab2-openmp/*.c "$l2/blocks/"
-patch -s -d "$l2/blocks" -p1 <maintainer/mutants/lab2/gs_omp_wavefront_blocks.patch
+patch -s -d "$l2/blocks" -p1 <labs/lab2-openmp/mutants/gs_omp_wavefront_blocks.patch
 # lucky: a race that passed by luck in the first run and shows when the
 # test runs again, made certain: jacobi_omp_v2 is the reference's, with
 # twice the tolerance when the runner runs one test alone (--only, as the

@@ -240,6 +240,12 @@ cu_arch_matrix() {
     echo "        $toolkit: ${#files[@]} files x $# architectures ($*): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }
 
+# lab_mutants LAB: the folder of lab LAB's mutants (labs/labN-*/mutants).
+lab_mutants() {
+    local d
+    for d in labs/lab"$1"-*/mutants; do echo "$d"; done
+}
+
 # hand_in LAB IMPL DIR: lab LAB's student files from IMPL (reference: the
 # lab's solution, a file it lacks from the skeleton; skeleton: the
 # skeleton's) into DIR, as a student hands them in.

@@ -170,7 +170,8 @@ one_case() {
         echo "reference fail $(printf '%s' "$out" | tr '\n' ';') (see $dir/reference-check.log)" >>"$dir/state"
     fi
 
-    local patch=maintainer/mutants/lab$lab/$mutant.patch
+    local patch
+    patch=$(lab_mutants "$lab")/$mutant.patch
     if [ ! -e "$patch" ]; then
         echo "mutant fail $patch is gone: name another of the lab's GPU mutants in ptx_archs.sh" >>"$dir/state"
         return

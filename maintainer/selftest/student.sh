@@ -300,7 +300,7 @@ hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
     fi
     mv "$f.done" "$f"
     cp "$COPY/$dir/compute.c" "$log-compute.c.done"
-    if patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab5/answer_in_wrong_buffer.patch; then
+    if patch -s -p1 -d "$COPY/$dir" <labs/lab5-cuda-mpi-stencil/mutants/answer_in_wrong_buffer.patch; then
         hint 5 "$log" behind e2e_three_ranks "one step behind?"
     else
         fail "lab 5: the mutant answer_in_wrong_buffer no longer applies to the reference"
@@ -322,7 +322,7 @@ tsan6() {
     for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
         cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
     done
-    if ! patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab6/lock_with_plain_accesses.patch ||
+    if ! patch -s -p1 -d "$COPY/$dir" <labs/lab6-halo-taskqueue/mutants/lock_with_plain_accesses.patch ||
         ! in_copy "$log-race-build.log" make --no-print-directory lab6; then
         fail "lab 6: the taskqueue with a race does not build (see $log-race-build.log)"
         return

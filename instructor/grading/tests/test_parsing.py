@@ -108,7 +108,7 @@ class StudentCopy(unittest.TestCase):
 
     def test_the_kits_list(self):
         kit = student_copy.rules()
-        for path in ("reference/lab1-matmult/matmult.c", "maintainer/mutants/lab1/x.patch", "instructor/grade",
+        for path in ("reference/lab1-matmult/matmult.c", "labs/lab1-matmult/mutants/x.patch", "instructor/grade",
                      "instructor/INSTRUCTORS.md", "autograder/lab1/hidden_lab1.c", "README.md",
                      "CONTRIBUTING.md", "datasets/README.md", "autograder/gpu-host/run"):
             self.assertFalse(kit.allowed(path), path)
