@@ -33,7 +33,7 @@
 #include <string.h>
 #include <vector>
 
-#include "../../reference/lab5-cuda-mpi-stencil/stencil_gpu.cu"
+#include "../../labs/lab5-cuda-mpi-stencil/solution/stencil_gpu.cu"
 
 typedef void (*launcher)(float *, const float *, const float *, const float *, int, int, int, cudaStream_t);
 

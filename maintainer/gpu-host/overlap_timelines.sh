@@ -111,7 +111,7 @@ build_lab7_mutant() {
     # check does not take them for edits since the build
     local f new=$W/lab7-mutant-new
     rm -rf "$new"
-    cp -r reference/lab7-fft-poisson "$new"
+    cp -r labs/lab7-fft-poisson/solution "$new"
     patch -s -p1 -d "$new" <"labs/lab7-fft-poisson/mutants/$L7MUT.patch" ||
         { echo "the patch $L7MUT does not apply"; return 1; }
     mkdir -p "$W/lab7-mutant-src"

@@ -52,7 +52,7 @@ for conf in autograder/lab[0-9]*/calls.conf; do
             mdir=$OUT/calls/lab$lab/$mname
             rm -rf "$mdir"
             mkdir -p "$mdir/student"
-            cp -r "reference/$name/." "$mdir/student/"
+            cp -r "labs/$name/solution/." "$mdir/student/"
             patch -s -p1 -d "$mdir/student" <"$patch" >"$mdir/patch.log" 2>&1 || { fail "lab $lab $mname: the patch does not apply"; continue; }
             # shellcheck disable=SC2016 # $(STUDENT_OBJS) is make's, expanded by make
             objs=$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" --eval 'print-objs: ; @echo $(STUDENT_OBJS)' print-objs)

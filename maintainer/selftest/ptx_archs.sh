@@ -178,7 +178,7 @@ one_case() {
     fi
     named=$(sed -n 's/^# caught by: *//p' "$patch" | head -n 1)
     rm -rf "$dir/mutant-src"
-    cp -r "reference/$labdir" "$dir/mutant-src"
+    cp -r "labs/$labdir/solution" "$dir/mutant-src"
     if ! patch -s -p1 -d "$dir/mutant-src" <"$patch" >"$dir/mutant-patch.log" 2>&1; then
         echo "mutant fail $mutant no longer applies to the reference (see $dir/mutant-patch.log)" >>"$dir/state"
     elif ! lab_make "$lab" "$arch" "$dir/mutant" "$dir/kit" SUBMISSION="$dir/mutant-src" all >"$dir/mutant-build.log" 2>&1; then

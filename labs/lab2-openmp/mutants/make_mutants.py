@@ -1,6 +1,6 @@
 # Regenerates lab 2's mutants after a change to the reference (run from the
 # repository root: python3 labs/lab2-openmp/mutants/make_mutants.py). Each
-# mutant is a list of (file, old text, new text) edits of reference/lab2-openmp.
+# mutant is a list of (file, old text, new text) edits of labs/lab2-openmp/solution.
 import sys; sys.path.insert(0, "maintainer/mutants")
 import mkpatch
 def mutant(lab_ref, out, description, edits):
@@ -27,7 +27,7 @@ def gs_row(k_loop):
                             u[c] = v;
                         }}"""
 
-R = "reference/lab2-openmp"
+R = "labs/lab2-openmp/solution"
 O = "labs/lab2-openmp/mutants/"
 
 

@@ -6,7 +6,7 @@ import os, sys
 sys.path.insert(0, "maintainer/mutants")
 from mkpatch import mutant
 
-REF = "reference/lab7-fft-poisson"
+REF = "labs/lab7-fft-poisson/solution"
 OUT = "labs/lab7-fft-poisson/mutants"
 
 

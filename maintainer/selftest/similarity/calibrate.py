@@ -65,7 +65,7 @@ def lab_class(num, folder):
     ref = os.path.join(folder, "reference")
     os.makedirs(ref)
     for f in files:
-        src = os.path.join(KIT, "reference", name, f)
+        src = os.path.join(KIT, "labs", name, "solution", f)
         shutil.copy(src if os.path.exists(src) else os.path.join(KIT, "labs", name, f), ref)
     kinds = {"reference": "copied"}
     for patch in sorted(glob.glob(os.path.join(KIT, "labs", f"lab{num}-*", "mutants", "*.patch"))):
