@@ -17,7 +17,7 @@ LAB_MAKE = $(MAKE) --no-print-directory -f common/mk/lab.mk
 
 # The student copy has no reference solutions: there help names only what
 # works in it.
-STUDENT_COPY := $(if $(wildcard reference),,1)
+STUDENT_COPY := $(if $(wildcard labs/*/solution),,1)
 
 help:
 	@echo "Targets:"

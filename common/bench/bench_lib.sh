@@ -45,7 +45,7 @@ bench_setup() {
     [ -n "${IMPL:-}" ] && BENCH_SRC_ARGS+=(IMPL="$IMPL")
     # Named by the folder built from: "skeleton" would mislabel a
     # student's own code.
-    BENCH_SOURCE=${SUBMISSION:-$( [ "${IMPL:-}" = reference ] && echo reference || echo labs/lab"$1"-*)}
+    BENCH_SOURCE=${SUBMISSION:-$( [ "${IMPL:-}" = reference ] && echo labs/lab"$1"-*/solution || echo labs/lab"$1"-*)}
     # BENCH_QUICK=1: each lab's small sizes and one repeat (the self-test's
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}

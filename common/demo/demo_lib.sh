@@ -83,7 +83,7 @@ demo_code() {
         echo "the submission in $SUBMISSION"
     elif [ "$IMPL" = reference ]; then
         echo "the kit's reference solution of $dir"
-    elif [ -d reference ]; then
+    elif [ -d "labs/$dir/solution" ]; then
         echo "the student's code in labs/$dir (the skeleton as the kit ships it, unless edited)"
     else
         echo "your code in labs/$dir"

@@ -43,7 +43,7 @@ ifeq ($(LAB_DIR),)
 $(error there is no lab $(LAB): labs/ holds $(notdir $(wildcard labs/lab*)))
 endif
 LAB_NAME := $(notdir $(LAB_DIR))
-REF_DIR  := reference/$(LAB_NAME)
+REF_DIR  := labs/$(LAB_NAME)/solution
 TEST_DIR := autograder/lab$(LAB)
 BUILD    ?= build/lab$(LAB)
 KIT_BUILD ?= build/kit/lab$(LAB)

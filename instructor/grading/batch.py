@@ -44,7 +44,7 @@ class Grader:
         self.perf_lock = threading.Lock()  # one timing at a time
         self.perf_reuse = perf_rounds.Reuse()  # identical files are timed once a run
         # A call the lab's own code makes is no finding in a student's.
-        self.baseline = [os.path.join(KIT, top, lab.name) for top in ("labs", "reference")]
+        self.baseline = [os.path.join(KIT, "labs", lab.name), os.path.join(KIT, "labs", lab.name, "solution")]
         # The chaos seeds' secret (chaos_key.py), read once: a --prepared
         # folder's where there is one (Gradescope grades each run into a fresh
         # OUT, from one prepared image), else OUT's.

@@ -59,7 +59,7 @@ class Lab:
         # The kit's objects (hidden tests included) and the reference, built
         # from the kit copy before its hidden tests are blanked.
         rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={self.num}",
-                               f"SUBMISSION={KIT}/reference/{self.name}", f"BUILD={self.ref_build}",
+                               f"SUBMISSION={KIT}/labs/{self.name}/solution", f"BUILD={self.ref_build}",
                                f"KIT_BUILD={self.kit_build}", f"CUDA_ARCH={self.cuda_arch}", "all"], cwd=self.view)
         if rc != 0:
             sys.exit(f"grade: the reference of lab {self.num} does not build:\n{log[-3000:]}")
@@ -75,7 +75,7 @@ class Lab:
         given code and the kit's common code, the performance entries."""
         from .current import tree_digest
         parts = [tree_digest(os.path.join(KIT, d)) for d in
-                 (f"autograder/lab{self.num}", f"reference/{self.name}", f"labs/{self.name}", "common",
+                 (f"autograder/lab{self.num}", f"labs/{self.name}", "common",
                   "instructor/perf", "autograder/perf")]
         return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
 

@@ -106,7 +106,7 @@ def run(grader, lab, key):
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(os.path.join(folder, "logs"))
     os.chmod(folder, 0o755)
-    src = os.path.join(KIT, "reference", lab.name)
+    src = os.path.join(KIT, "labs", lab.name, "solution")
     work = os.path.join(folder, "work")
     os.makedirs(work)
     slot = grader.slots.get()

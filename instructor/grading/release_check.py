@@ -1,7 +1,7 @@
 """The student copy's search for reference code (instructor/release): a
 file equal to a reference, mutant or hidden-test file, or holding a large
 one whole, or sharing three or more of such a file's distinctive lines,
-and any file of labs/ that names reference/.
+and any file of labs/ that names a solution/ folder (or the old reference/).
 
     python3 -m grading.release_check KIT COPY
         prints one 'release: reference code in the copy: ...' line per
@@ -69,6 +69,9 @@ def public_lines(kit, rules):
     return shared
 
 
+# A path into a lab's solution folder (or the reference/ of older kits).
+SOLUTION_PATH = re.compile(rb"(?<![\w-])(solution|reference)/")
+
 def skeleton_of(kit, path):
     """The lab folder (labs/labN-*) whose skeleton a secret file replaces."""
     m = re.search(r"lab(\d+)", os.path.relpath(path, kit))
@@ -84,9 +87,9 @@ def secret_files(kit):
     maintainer/.)"""
     shared = public_lines(kit, student_copy.rules(os.path.join(kit, "instructor", "student-copy")))
     secrets = {}
-    for path in (glob.glob(f"{kit}/reference/**/*", recursive=True)
+    for path in (glob.glob(f"{kit}/labs/*/solution/**/*", recursive=True)
                  + glob.glob(f"{kit}/autograder/lab*/hidden_*.c")):
-        # A lab's measurements (reference/labN-*/results/) are not solution
+        # A lab's measurements (labs/labN-*/solution/results/) are not solution
         # code: the students' README may quote the same figures.
         if not os.path.isfile(path) or "/results/" in path:
             continue
@@ -118,9 +121,9 @@ def findings(copy, secrets):
             lines = file_lines(p)
             rel = os.path.relpath(p, copy)
             # The students' folders never point into the reference (a results
-            # file that names reference/ explains the solution's design).
-            if rel.startswith("labs/") and b"reference/" in data:
-                found.append(f"{rel} names reference/")
+            # file that names solution/ explains the solution's design).
+            if rel.startswith("labs/") and SOLUTION_PATH.search(data):
+                found.append(f"{rel} names {SOLUTION_PATH.search(data).group(0).decode()}")
             for name, (sdata, distinctive) in secrets.items():
                 common = lines & distinctive
                 if data == sdata or (len(sdata) > WHOLE and sdata in data) or len(common) >= SHARED_LINES:

@@ -2,7 +2,7 @@
 
     import sys; sys.path.insert(0, "maintainer/mutants")
     from mkpatch import mutant
-    mutant("reference/lab1-matmult", "maintainer/mutants/lab1/NAME.patch",
+    mutant("labs/lab1-matmult/solution", "labs/lab1-matmult/mutants/NAME.patch",
            "what is wrong, in a sentence", [("matmult.c", "old text", "new text")])
 
 Each old text must occur exactly once in the file as the edits before it

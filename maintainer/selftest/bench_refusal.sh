@@ -100,8 +100,8 @@ for c in "${cases[@]}"; do
 
     src=$d/$mutant/src
     mkdir -p "$src"
-    cp -r "reference/$labdir/." "$src/"
-    if ! patch -s -p1 -d "$src" <"maintainer/mutants/lab$lab/$mutant.patch" >"$d/$mutant.patch.log" 2>&1; then
+    cp -r "labs/$labdir/solution/." "$src/"
+    if ! patch -s -p1 -d "$src" <"$(lab_mutants "$lab")/$mutant.patch" >"$d/$mutant.patch.log" 2>&1; then
         fail "lab $lab bench: the mutant $mutant no longer applies (see $d/$mutant.patch.log)"
         continue
     fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-test of the call rules (run by make test, after the labs' part): for
 # every lab with an autograder/labN/calls.conf, the reference breaks no rule,
-# and each calls_* mutant (maintainer/mutants/labN/calls_*.patch) breaks a
+# and each calls_* mutant (labs/labN-*/mutants/calls_*.patch) breaks a
 # rule, and passes, when the rules are off, every test its broken rules
 # fail (its numbers are right: only the rule costs it those tests; the labs'
 # part asserts that it loses points there). Only those tests run with the
@@ -42,7 +42,7 @@ for conf in autograder/lab[0-9]*/calls.conf; do
     else
         fail "lab $lab: call rules name tests the lab does not have: $(echo "$unknown" | head -2)"
     fi
-    for patch in maintainer/mutants/lab"$lab"/calls_*.patch; do
+    for patch in "$(lab_mutants "$lab")"/calls_*.patch; do
         [ -e "$patch" ] || continue
         mname=$(basename "$patch" .patch)
         mdir=$OUT/lab$lab/mutants/$mname
@@ -52,7 +52,7 @@ for conf in autograder/lab[0-9]*/calls.conf; do
             mdir=$OUT/calls/lab$lab/$mname
             rm -rf "$mdir"
             mkdir -p "$mdir/student"
-            cp -r "reference/$name/." "$mdir/student/"
+            cp -r "labs/$name/solution/." "$mdir/student/"
             patch -s -p1 -d "$mdir/student" <"$patch" >"$mdir/patch.log" 2>&1 || { fail "lab $lab $mname: the patch does not apply"; continue; }
             # shellcheck disable=SC2016 # $(STUDENT_OBJS) is make's, expanded by make
             objs=$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" --eval 'print-objs: ; @echo $(STUDENT_OBJS)' print-objs)

@@ -23,7 +23,7 @@ OUT=$(pwd)/build/selftest/chaos
 fresh_dir "$OUT"
 lab2=$(basename labs/lab2-*)
 mkdir -p "$OUT/src"
-cp -r "reference/$lab2/." "$OUT/src/"
+cp -r "labs/$lab2/solution/." "$OUT/src/"
 # Wrong only where chaos draws 5 threads or more: a fixture of this suite,
 # not a student's mistake (the measured races are the mutants').
 python3 - "$OUT/src/mandel.c" <<'EOF'

@@ -28,7 +28,7 @@ for s in c01_reference c03_zip.zip c08_static_helpers h12_replaces_libc m05_knm_
 done
 # one correct but 3 times slow: a spread of performance points
 mkdir -p "$OUT/class/s_blk_times_3"
-sed 's/^void matmult_blk(/static void blk_once(/' reference/lab1-matmult/matmult.c >"$OUT/class/s_blk_times_3/matmult.c"
+sed 's/^void matmult_blk(/static void blk_once(/' labs/lab1-matmult/solution/matmult.c >"$OUT/class/s_blk_times_3/matmult.c"
 printf '%s\n' "void matmult_blk(int m, int n, int k, const double *A, const double *B, double *C, int bs)" \
     "{" "    for (int r = 0; r < 3; r++)" "        blk_once(m, n, k, A, B, C, bs);" "}" >>"$OUT/class/s_blk_times_3/matmult.c"
 # -j 2: the page is tested here, not the performance figures' precision

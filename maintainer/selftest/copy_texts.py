@@ -16,7 +16,7 @@ import sys
 
 # What students never meet, as words (prose and code alike).
 WORDS = [
-    (re.compile(r"\breference/"), "names reference/"),
+    (re.compile(r"(?<![\w-])(reference|solution)/"), "names the solution's folder"),
     (re.compile(r"IMPL=reference"), "names IMPL=reference"),
     (re.compile(r"\bmake (grade|test|export|similarity|release)\b"), "names an instructors' target"),
     (re.compile(r"\bmutants?\b", re.I), "names mutants"),

@@ -96,7 +96,7 @@ big=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -size +65M -
 leftovers=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -name '*.tmp.*' -print 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
 grep -q 'Hidden tests: not visible here' "$WORK/kit/autograder/lab1/hidden_lab1.c" &&
-    [ ! -e "$WORK/kit/reference" ] && [ ! -e "$WORK/kit/maintainer/mutants" ] &&
+    [ ! -e "$WORK/kit/reference" ] && ! compgen -G "$WORK/kit/labs/*/mutants" >/dev/null &&
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"
 
@@ -145,7 +145,7 @@ else
     fail "the second run did not resume (see $OUT/grade2.log)"
 fi
 cp "$OUT/class/submissions/m11_nat_transposed_b/matmult.c" "$OUT/m11.c"
-cp reference/lab1-matmult/matmult.c "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
+cp labs/lab1-matmult/solution/matmult.c "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
 instructor/grade -j "$GRADE_JOBS" --wall $WALL --no-perf -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade3.log" 2>&1
 if grep -q "Graded 1 now" "$OUT/grade3.log" && grep -q "^m11_nat_transposed_b,graded,$TESTS_MAX," "$OUT/grades/gradebook.csv"; then
     pass "a changed submission, and only it, is graded again"
@@ -167,7 +167,7 @@ cp -r "$OUT/class/submissions/c01_reference" "$OUT/perf/"
 cp -r "$OUT/class/submissions/m01_blk_drops_last_block" "$OUT/perf/r_fails_required_test"
 blk_repeated() { # times: matmult_blk doing the whole product that many times
     mkdir -p "$OUT/perf/s_blk_times_$1"
-    sed 's/^void matmult_blk(/static void blk_once(/' reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_times_$1/matmult.c"
+    sed 's/^void matmult_blk(/static void blk_once(/' labs/lab1-matmult/solution/matmult.c >"$OUT/perf/s_blk_times_$1/matmult.c"
     printf '%s\n' "" "void matmult_blk(int m, int n, int k, const double *A, const double *B, double *C, int bs)" \
         "{" "    for (int r = 0; r < $1; r++)" "        blk_once(m, n, k, A, B, C, bs);" "}" >>"$OUT/perf/s_blk_times_$1/matmult.c"
 }
@@ -176,7 +176,7 @@ blk_repeated 20
 mkdir -p "$OUT/perf/s_blk_skips_large"
 # (No test of the suite has n k above 60000; the timed case has.)
 sed '/^void matmult_blk(/{n;s/^{$/{\n    if ((long)n * k > 100000) return;/}' \
-    reference/lab1-matmult/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
+    labs/lab1-matmult/solution/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
 instructor/grade -j 1 --wall 120 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
 checks perf "$OUT/perf-grades/students" "$TESTS_MAX"
 grep -q "for 256 [0-9]* [0-9]* 256;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
@@ -212,5 +212,5 @@ gs() { # submission-file expected-score what
     AUTOGRADER_ROOT=$root KIT_DIR=$KIT LAB=1 GRADE_ARGS=--no-perf instructor/gradescope/run_autograder >"$root/log" 2>&1
     checks gradescope "$root/results/results.json" "$2" "$3"
 }
-gs reference/lab1-matmult/matmult.c "$TESTS_MAX" reference
+gs labs/lab1-matmult/solution/matmult.c "$TESTS_MAX" reference
 gs "$OUT/class/submissions/b01_does_not_compile/matmult.c" 0 build-fails

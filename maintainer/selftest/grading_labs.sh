@@ -31,7 +31,7 @@ class() {
     for mutant in $mutants; do
         mkdir -p "$dir/mutant_$mutant"
         cp "$dir/reference/"* "$dir/mutant_$mutant/"
-        patch -s -p1 -d "$dir/mutant_$mutant" <"maintainer/mutants/lab$lab/$mutant.patch" || return 1
+        patch -s -p1 -d "$dir/mutant_$mutant" <"$(lab_mutants "$lab")/$mutant.patch" || return 1
     done
 }
 
@@ -70,11 +70,11 @@ perf_entry() {
 # 3 x the time, between perf.conf's full_at and zero_at); one that skips
 # work on large products passes every test and its timed result is refused.
 gpu_performance() {
-    local dir=$OUT/lab3-perf ref=reference/lab3-gpu-matmult/matmult_gpu.cu e
+    local dir=$OUT/lab3-perf ref=labs/lab3-gpu-matmult/solution/matmult_gpu.cu e
     mkdir -p "$dir/class/reference" "$dir/class/s_gpu5_times_3" "$dir/class/s_gpu5_skips_large"
     cp "$ref" "$dir/class/reference/"
     # gpu6, the optional stage, is a student file of its own: each student hands in the reference's.
-    for s in reference s_gpu5_times_3 s_gpu5_skips_large; do cp reference/lab3-gpu-matmult/matmult_gpu6.cu "$dir/class/$s/"; done
+    for s in reference s_gpu5_times_3 s_gpu5_skips_large; do cp labs/lab3-gpu-matmult/solution/matmult_gpu6.cu "$dir/class/$s/"; done
     wrap() { # wrap DIR BODY: gpu5's product as gpu5_once, and a new matmult_gpu5_dev around it
         sed 's/^extern "C" void matmult_gpu5_dev(/static void gpu5_once(/' "$ref" >"$1/matmult_gpu.cu"
         printf '%s\n' 'extern "C" void matmult_gpu5_dev(int m, int n, int k, const double *dA, const double *dB, double *dC)' \

@@ -14,6 +14,7 @@ reference, skeleton and mutants.
         'SCORE MAX OUTPUT' of a results.json's entry NAME, or 'none'
 """
 import csv
+import glob
 import json
 import os
 import sys
@@ -24,7 +25,7 @@ from grading.util import KIT
 
 def caught_by(lab, mutant):
     """The tests a mutant's patch names ('# caught by:')."""
-    with open(os.path.join(KIT, "maintainer", "mutants", f"lab{lab}", f"{mutant}.patch")) as f:
+    with open(glob.glob(os.path.join(KIT, "labs", f"lab{lab}-*", "mutants", f"{mutant}.patch"))[0]) as f:
         return next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("# caught by:")), [])
 
 

@@ -35,7 +35,7 @@ check_lab() {
     local lab=$1 mutant dir t0 rc
     mutant=$(mutant_of "$lab") dir=$OUT/lab$lab
     hand_in "$lab" reference "$dir/class/$mutant"
-    if ! patch -s -p1 -d "$dir/class/$mutant" <"maintainer/mutants/lab$lab/$mutant.patch" >"$dir/patch.log" 2>&1; then
+    if ! patch -s -p1 -d "$dir/class/$mutant" <"$(lab_mutants "$lab")/$mutant.patch" >"$dir/patch.log" 2>&1; then
         fail "lab $lab: the mutant $mutant does not apply (see $dir/patch.log)"
         return
     fi

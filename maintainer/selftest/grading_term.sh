@@ -38,11 +38,11 @@ cd "$(dirname "$0")/../.." || exit 2
 OUT=build/selftest/grading_term
 fresh_dir "$OUT"
 sandbox_runs "grading term: the sandbox cannot run here" || exit 0
-REF1=reference/lab1-matmult/matmult.c
+REF1=labs/lab1-matmult/solution/matmult.c
 # A partly right lab 1: the reference with one mutant's mistake (matmult_knm's m and n swapped).
 PART1=$OUT/part-matmult.c
 cp "$REF1" "$PART1"
-patch -s "$PART1" <maintainer/mutants/lab1/knm_m_and_n_swapped.patch
+patch -s "$PART1" <labs/lab1-matmult/mutants/knm_m_and_n_swapped.patch
 
 # col FILE STUDENT COLUMN: a gradebook cell (the review column, last, may
 # hold commas; the columns read here come before it).
@@ -311,8 +311,8 @@ mkdir -p "$sim/x" "$sim/y"
 if ! command -v sim_c >/dev/null; then
     skip "similarity per file: sim_c is missing (Debian's similarity-tester: make deps)"
 else
-    cp reference/lab2-openmp/mandel.c labs/lab2-openmp/poisson.c "$sim/x/"
-    cp reference/lab2-openmp/*.c "$sim/y/"
+    cp labs/lab2-openmp/solution/mandel.c labs/lab2-openmp/poisson.c "$sim/x/"
+    cp labs/lab2-openmp/solution/*.c "$sim/y/"
     instructor/similarity -o "$sim/out" 2 "$sim" >"$OUT/sim.log" 2>&1
     row=$(awk -F, '$1 == "x" && $2 == "y"' "$sim/out/similarity.csv")
     IFS=, read -r _ _ whole _ _ file fscore _ <<<"$row"
@@ -326,9 +326,9 @@ fi
 # --- Lab 2: a wavefront that cannot run in parallel loses its points -----
 l2=$OUT/lab2
 mkdir -p "$l2/reference" "$l2/blocks"
-cp reference/lab2-openmp/*.c "$l2/reference/"
-cp reference/lab2-openmp/*.c "$l2/blocks/"
-patch -s -d "$l2/blocks" -p1 <maintainer/mutants/lab2/gs_omp_wavefront_blocks.patch
+cp labs/lab2-openmp/solution/*.c "$l2/reference/"
+cp labs/lab2-openmp/solution/*.c "$l2/blocks/"
+patch -s -d "$l2/blocks" -p1 <labs/lab2-openmp/mutants/gs_omp_wavefront_blocks.patch
 # lucky: a race that passed by luck in the first run and shows when the
 # test runs again, made certain: jacobi_omp_v2 is the reference's, with
 # twice the tolerance when the runner runs one test alone (--only, as the
@@ -336,8 +336,8 @@ patch -s -d "$l2/blocks" -p1 <maintainer/mutants/lab2/gs_omp_wavefront_blocks.pa
 # mutant v2_shared_accumulator) passes 1 run in 4 to 5 here, so its grade
 # over repeated gradings would be a matter of luck too.
 mkdir -p "$l2/lucky"
-sed 's/^int jacobi_omp_v2(/static int jacobi_omp_v2_right(/' reference/lab2-openmp/poisson.c >"$l2/lucky/poisson.c"
-cp reference/lab2-openmp/mandel.c "$l2/lucky/"
+sed 's/^int jacobi_omp_v2(/static int jacobi_omp_v2_right(/' labs/lab2-openmp/solution/poisson.c >"$l2/lucky/poisson.c"
+cp labs/lab2-openmp/solution/mandel.c "$l2/lucky/"
 cat >>"$l2/lucky/poisson.c" <<'C'
 
 static int rerun_alone(void)
@@ -404,8 +404,8 @@ fi
 # call of system() in every submission.
 lab7=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
 from grading.review import review_flags
-print(review_flags(sys.argv[1]) or "none")' reference/lab7-fft-poisson 2>&1)
-if [ "$lab7" = none ] && grep -qi "system" reference/lab7-fft-poisson/*.c; then
+print(review_flags(sys.argv[1]) or "none")' labs/lab7-fft-poisson/solution 2>&1)
+if [ "$lab7" = none ] && grep -qi "system" labs/lab7-fft-poisson/solution/*.c; then
     pass "review: lab 7's reference, whose comments say 'system', gets no review flag"
 else
     fail "review: lab 7's reference is flagged: $lab7"
@@ -433,7 +433,7 @@ print(" ".join(sorted(s for s, _ in classpage.review(rows))))' "$OUT/hostile-gra
 hreview() { awk -F, -v s="$1" '$1 == s' "$OUT/hostile-grades/gradebook.csv"; }
 if [ "$listed" = "$HOSTILE t01_knm_hangs" ] && hreview t01_knm_hangs | grep -q "time-out in knm_sizes" &&
     hreview h05_write_outside | grep -q "sandbox refused: writes denied: .*/kit/ESCAPED_h05" &&
-    hreview h06_read_reference | grep -q "sandbox refused: opened outside the sandbox's view: .*reference/lab1-matmult/matmult.c" &&
+    hreview h06_read_reference | grep -q "sandbox refused: opened outside the sandbox's view: .*labs/lab1-matmult/solution/matmult.c" &&
     hreview h15_network | grep -q "sandbox refused: network refused" &&
     grep -q "<td class='msg'>sandbox refused" "$OUT/hostile-grades/class.html"; then
     pass "review: the list names exactly the hostile submissions and the one that hangs ($listed), the sandbox's refusals first (paths opened outside, writes denied, connections), the hang's time-outs in its review column"
@@ -445,7 +445,7 @@ fi
 # (KIT_GPU_COUNT=0: a host without a GPU, on a GPU host too.)
 l3=$OUT/lab3
 mkdir -p "$l3/s1"
-cp reference/lab3-gpu-matmult/*.cu "$l3/s1/"
+cp labs/lab3-gpu-matmult/solution/*.cu "$l3/s1/"
 printf '%s\n' "student,points,comment" "s1,1,report" >"$OUT/manual3.csv"
 t0=$(date +%s)
 KIT_GPU_COUNT=0 instructor/grade --no-perf -o "$OUT/lab3-grades" 3 "$l3" >"$OUT/lab3-refused.log" 2>&1

@@ -136,7 +136,7 @@ course_gpu_archs() {
 # SELFTEST_LABS, only those labs' and the files of no lab.
 cu_sources() {
     local f lab
-    find labs reference autograder maintainer common -name '*.cu' 2>/dev/null | LC_ALL=C sort | while read -r f; do
+    find labs autograder maintainer common -name '*.cu' 2>/dev/null | LC_ALL=C sort | while read -r f; do
         lab=$(echo "$f" | sed -n 's|.*/lab\([0-9][0-9]*\)[-/_].*|\1|p')
         if [ -n "$lab" ]; then
             if [ "$lab" -lt 3 ] || [ "$lab" -gt 7 ]; then continue; fi
@@ -148,7 +148,7 @@ cu_sources() {
 
 # cu_flags FILE: the nvcc flags its build gives it, without the GPU
 # architectures: its lab's KIT_NVCCFLAGS (NVCC_OPT, the lab's and common/
-# include folders) for a file in or about lab N (labs/labN-*, reference/,
+# include folders) for a file in or about lab N (labs/labN-*, its solution/,
 # maintainer/'s labN_*), else config.mk's NVCCFLAGS and -Icommon.
 cu_flags() {
     local lab words=() w skip=0 kept=()
@@ -240,12 +240,18 @@ cu_arch_matrix() {
     echo "        $toolkit: ${#files[@]} files x $# architectures ($*): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }
 
+# lab_mutants LAB: the folder of lab LAB's mutants (labs/labN-*/mutants).
+lab_mutants() {
+    local d
+    for d in labs/lab"$1"-*/mutants; do echo "$d"; done
+}
+
 # hand_in LAB IMPL DIR: lab LAB's student files from IMPL (reference: the
 # lab's solution, a file it lacks from the skeleton; skeleton: the
 # skeleton's) into DIR, as a student hands them in.
 hand_in() {
     local lab=$1 impl=$2 dir=$3 ref skel f files
-    ref=$(echo reference/lab"$lab"-*) skel=$(echo labs/lab"$lab"-*)
+    ref=$(echo labs/lab"$lab"-*/solution) skel=$(echo labs/lab"$lab"-*)
     mkdir -p "$dir"
     # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
     read -ra files < <(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" \

@@ -38,8 +38,8 @@ else
 fi
 
 # The recipe: the lab's folders ...
-cp -r maintainer/selftest/lab-template/labs maintainer/selftest/lab-template/reference \
-    maintainer/selftest/lab-template/autograder maintainer/selftest/lab-template/maintainer "$K/"
+cp -r maintainer/selftest/lab-template/labs \
+    maintainer/selftest/lab-template/autograder "$K/"
 # ... one row in README.md's labs table, one line in bench_refusal.sh's
 # cases (each after lab 7's) ...
 # shellcheck disable=SC2016 # the backquotes are Markdown's
@@ -48,7 +48,7 @@ awk -v row="$row" '{ print } /^\| 7 \| `labs\/lab7-/ { print row }' README.md >"
 awk '{ print } /^    "7 cpu / { print "    \"8 cpu last_element_skipped ^axpy n=1000 \"" }' \
     maintainer/selftest/bench_refusal.sh >"$K/maintainer/selftest/bench_refusal.sh"
 # ... and its mutants made by its script.
-if ! (cd "$K" && python3 maintainer/mutants/lab8/make_mutants.py) >"$S/mutants.log" 2>&1; then
+if ! (cd "$K" && python3 labs/lab8-axpy/mutants/make_mutants.py) >"$S/mutants.log" 2>&1; then
     fail "new lab: lab 8's make_mutants.py fails (see $S/mutants.log)"
 fi
 if ! grep -q '^| 8 ' "$K/README.md" || ! grep -q '"8 cpu ' "$K/maintainer/selftest/bench_refusal.sh"; then
@@ -71,7 +71,7 @@ else fail "new lab: the skeleton of lab 8 scores '${got:-no score}', not 0/3"; f
 sub=$S/calls-dlopen
 mkdir -p "$sub"
 sed 's|#include "axpy.h"|#include <dlfcn.h>\n\n#include "axpy.h"|; s|    for (size_t i = 0; i < n; i++)|    (void)dlopen(NULL, RTLD_NOW);\n    for (size_t i = 0; i < n; i++)|' \
-    maintainer/selftest/lab-template/reference/lab8-axpy/axpy.c >"$sub/axpy.c"
+    maintainer/selftest/lab-template/labs/lab8-axpy/solution/axpy.c >"$sub/axpy.c"
 got=$(score SUBMISSION="$sub")
 if [ "$got" = 0/3 ]; then pass "new lab: its calls.conf applies (a right axpy that calls dlopen: 0/3)"
 else fail "new lab: a right axpy that calls dlopen scores '${got:-no score}', not 0/3: calls.conf is not applied"; fi
@@ -94,7 +94,7 @@ copy=$S/release/kit-student
 if ! (cd "$K" && instructor/release "$copy") >"$S/release.log" 2>&1; then
     fail "new lab: make release fails with lab 8 added (see $S/release.log)"
 elif ! [ -f "$copy/labs/lab8-axpy/axpy.c" ] || ! [ -f "$copy/autograder/lab8/test_lab8.c" ] ||
-    [ -e "$copy/reference/lab8-axpy" ] || [ -e "$copy/maintainer/mutants/lab8" ]; then
+    [ -e "$copy/labs/lab8-axpy/solution" ] || [ -e "$copy/labs/lab8-axpy/mutants" ]; then
     fail "new lab: the student copy does not hold lab 8's skeleton and tests without its reference and mutants"
 elif ! cmp -s "$copy/labs/lab8-axpy/axpy.c" maintainer/selftest/lab-template/labs/lab8-axpy/axpy.c; then
     fail "new lab: the student copy's lab 8 axpy.c is not the skeleton"

@@ -170,14 +170,15 @@ one_case() {
         echo "reference fail $(printf '%s' "$out" | tr '\n' ';') (see $dir/reference-check.log)" >>"$dir/state"
     fi
 
-    local patch=maintainer/mutants/lab$lab/$mutant.patch
+    local patch
+    patch=$(lab_mutants "$lab")/$mutant.patch
     if [ ! -e "$patch" ]; then
         echo "mutant fail $patch is gone: name another of the lab's GPU mutants in ptx_archs.sh" >>"$dir/state"
         return
     fi
     named=$(sed -n 's/^# caught by: *//p' "$patch" | head -n 1)
     rm -rf "$dir/mutant-src"
-    cp -r "reference/$labdir" "$dir/mutant-src"
+    cp -r "labs/$labdir/solution" "$dir/mutant-src"
     if ! patch -s -p1 -d "$dir/mutant-src" <"$patch" >"$dir/mutant-patch.log" 2>&1; then
         echo "mutant fail $mutant no longer applies to the reference (see $dir/mutant-patch.log)" >>"$dir/state"
     elif ! lab_make "$lab" "$arch" "$dir/mutant" "$dir/kit" SUBMISSION="$dir/mutant-src" all >"$dir/mutant-build.log" 2>&1; then

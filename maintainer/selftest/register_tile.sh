@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=maintainer/selftest/lib.sh
 . maintainer/selftest/lib.sh
 
-SRC=reference/lab1-matmult/matmult.c
+SRC=labs/lab1-matmult/solution/matmult.c
 case $(uname -m) in
 x86_64) ;;
 *)

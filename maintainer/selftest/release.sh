@@ -30,7 +30,7 @@ listing=$(tar -tzf "$COPY.tar.gz")
 # reference solutions, the mutants and the hidden tests.)
 bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' | grep -vx README.md |
     PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | head -5)
-withheld=$(printf 'reference/lab1-matmult/matmult.c\nmaintainer/mutants/lab1/x.patch\nautograder/lab1/hidden_x.c\nCONTRIBUTING.md\n' |
+withheld=$(printf 'labs/lab1-matmult/solution/matmult.c\nlabs/lab1-matmult/mutants/x.patch\nautograder/lab1/hidden_x.c\nCONTRIBUTING.md\n' |
     PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | wc -l)
 [ "$withheld" = 4 ] || fail "instructor/student-copy lets the reference, the mutants, the hidden tests or CONTRIBUTING.md through"
 [ -z "$bad" ] && pass "the copy and its archive hold only what instructor/student-copy allows" ||
@@ -44,7 +44,7 @@ same=""
 while IFS= read -r -d '' secret; do
     hit=$(find "$COPY" -type f -size "$(stat -c %s "$secret")c" -exec cmp -s "$secret" {} \; -print | head -1)
     [ -n "$hit" ] && same="$same $hit"
-done < <(find reference maintainer/mutants -type f -print0; find autograder -name 'hidden_*.c' -print0)
+done < <(find labs/*/solution labs/*/mutants -type f -print0; find autograder -name 'hidden_*.c' -print0)
 [ -z "$same" ] && pass "no file of the copy equals a reference, mutant or hidden-test file" || fail "copies of secret files:$same"
 if instructor/release --check "$COPY" 2>"$OUT/check.log"; then
     pass "no file of the copy holds reference code (instructor/release --check)"
@@ -54,12 +54,12 @@ fi
 # ... and the search does find it when it is there (whole, or a function).
 PLANT=$OUT/planted
 cp -a "$COPY" "$PLANT"
-cp reference/lab1-matmult/matmult.c "$PLANT/labs/lab1-matmult/solution_backup.c"
-sed -n '/^void matmult_blk/,/^}/p' reference/lab1-matmult/matmult.c >"$PLANT/common/snippet.c"
-echo "gpu3's design: see reference/lab4-multigpu-jacobi/jacobi_gpu.cu" >"$PLANT/labs/lab1-matmult/notes.txt"
+cp labs/lab1-matmult/solution/matmult.c "$PLANT/labs/lab1-matmult/solution_backup.c"
+sed -n '/^void matmult_blk/,/^}/p' labs/lab1-matmult/solution/matmult.c >"$PLANT/common/snippet.c"
+echo "gpu3's design: see labs/lab4-multigpu-jacobi/solution/jacobi_gpu.cu" >"$PLANT/labs/lab1-matmult/notes.txt"
 if ! instructor/release --check "$PLANT" 2>"$OUT/planted.log" && grep -q solution_backup.c "$OUT/planted.log" &&
-    grep -q snippet.c "$OUT/planted.log" && grep -q "notes.txt names reference/" "$OUT/planted.log"; then
-    pass "the search finds a reference planted in the copy, whole, as one function, and a student file that names reference/"
+    grep -q snippet.c "$OUT/planted.log" && grep -q "notes.txt names solution/" "$OUT/planted.log"; then
+    pass "the search finds a reference planted in the copy, whole, as one function, and a student file that names its solution/ folder"
 else
     fail "the search missed reference code planted in the copy (see $OUT/planted.log)"
 fi

@@ -102,7 +102,7 @@ fi
 
 # A job cancelled while its tests run (the kmn test of a copy that hangs).
 mkdir -p "$OUT/hangs"
-cp reference/lab1-matmult/matmult.c "$OUT/hangs/"
+cp labs/lab1-matmult/solution/matmult.c "$OUT/hangs/"
 printf '\n/* planted by the self-test */\n' >>"$OUT/hangs/matmult.c"
 sed -i '/^void matmult_nat(/,/^{$/ s/^{$/{\n    for (volatile int spin = 1; spin;) {}/' "$OUT/hangs/matmult.c"
 HANG=(BUILD="$OUT/lab1-hangs" KIT_BUILD="$OUT/kit1")

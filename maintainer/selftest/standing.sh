@@ -34,7 +34,7 @@ printf '%s\n' "STANDING_SPOOL=$OUT/spool" STANDING_TOP=10 STANDING_AHEAD=3 STAND
 req=$(awk '$1 == 1 && $2 == "blk" { print $4 }' autograder/perf/timed.conf)
 echo "1 blk 1 $req lab1_blk 256 256 256 64" >"$KIT_TIMED_CONF"
 echo "1 blk 4 2.0 10.0 1 $req lab1_blk 256 256 256 64" >"$OUT/perf.conf"
-REF=reference/lab1-matmult/matmult.c
+REF=labs/lab1-matmult/solution/matmult.c
 mkdir -p "$OUT/class/alice" "$OUT/class/bob" "$OUT/class/carol"
 cp "$REF" "$OUT/class/alice/"
 # bob: matmult_blk done 8 times (correct, slower)

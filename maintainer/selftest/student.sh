@@ -240,7 +240,7 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     local f
     # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
     for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
-        cp "reference/lab$lab-${dir#labs/lab"$lab"-}/$f" "$COPY/$dir/$f"
+        cp "$dir/solution/$f" "$COPY/$dir/$f"
     done
     if in_copy "$log-done.log" make --no-print-directory "lab$lab" && in_copy "$log-done-check.log" make --no-print-directory check; then
         pass "lab $lab finished: make check passes what runs here ($(sed -n 's/^score: //p' "$log-done-check.log"))"
@@ -300,7 +300,7 @@ hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
     fi
     mv "$f.done" "$f"
     cp "$COPY/$dir/compute.c" "$log-compute.c.done"
-    if patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab5/answer_in_wrong_buffer.patch; then
+    if patch -s -p1 -d "$COPY/$dir" <labs/lab5-cuda-mpi-stencil/mutants/answer_in_wrong_buffer.patch; then
         hint 5 "$log" behind e2e_three_ranks "one step behind?"
     else
         fail "lab 5: the mutant answer_in_wrong_buffer no longer applies to the reference"
@@ -320,9 +320,9 @@ tsan6() {
     fi
     # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
     for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
-        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+        cp "$dir/solution/$f" "$COPY/$dir/$f"
     done
-    if ! patch -s -p1 -d "$COPY/$dir" <maintainer/mutants/lab6/lock_with_plain_accesses.patch ||
+    if ! patch -s -p1 -d "$COPY/$dir" <labs/lab6-halo-taskqueue/mutants/lock_with_plain_accesses.patch ||
         ! in_copy "$log-race-build.log" make --no-print-directory lab6; then
         fail "lab 6: the taskqueue with a race does not build (see $log-race-build.log)"
         return
@@ -358,11 +358,11 @@ reason6() {
     fi
     # shellcheck disable=SC2016 # $(STUDENT_FILES) is make's, expanded by make
     for f in $(make -s --no-print-directory -f common/mk/lab.mk LAB=6 --eval 'print-sf: ; @echo $(STUDENT_FILES)' print-sf); do
-        cp "reference/${dir#labs/}/$f" "$COPY/$dir/$f"
+        cp "$dir/solution/$f" "$COPY/$dir/$f"
     done
     # the first "if (be->synchronize())" and its "return -1;"
     sed -i '0,/if (be->synchronize())/{/if (be->synchronize())/{N;d}}' "$COPY/$dir/halo_baseline.c"
-    if cmp -s "$COPY/$dir/halo_baseline.c" "reference/${dir#labs/}/halo_baseline.c" ||
+    if cmp -s "$COPY/$dir/halo_baseline.c" "$dir/solution/halo_baseline.c" ||
         ! in_copy "$log-build.log" make --no-print-directory lab6; then
         fail "lab 6: the baseline without synchronize is not made or does not build (see $log-build.log)"
         return

@@ -93,22 +93,23 @@ class CallsConf(unittest.TestCase):
 
 class StudentCopy(unittest.TestCase):
     def test_globs_folders_and_exceptions(self):
-        kit = student_copy.Rules("# c\nlabs\nautograder/lab*\n\n  !autograder/lab*/hidden_*.c  \n")
-        self.assertEqual((kit.allow, kit.deny), (["labs", "autograder/lab*"], ["autograder/lab*/hidden_*.c"]))
+        kit = student_copy.Rules("# c\nlabs\nautograder/lab*\n\n  !autograder/lab*/hidden_*.c  \n!labs/*/solution\n")
+        self.assertEqual((kit.allow, kit.deny), (["labs", "autograder/lab*"],
+                                                 ["autograder/lab*/hidden_*.c", "labs/*/solution"]))
         self.assertTrue(kit.allowed("labs/lab1-matmult/matmult.c"))
         self.assertTrue(kit.allowed("autograder/lab2/test_lab2.c"))
         self.assertFalse(kit.allowed("autograder/lab2/hidden_lab2.c"))
-        self.assertFalse(kit.allowed("reference/lab1-matmult/matmult.c"))
+        self.assertFalse(kit.allowed("labs/lab1-matmult/solution/matmult.c"))
         self.assertFalse(kit.allowed("labsx/a.c"))
         self.assertTrue(kit.enters("autograder"))
-        self.assertFalse(kit.enters("reference"))
+        self.assertFalse(kit.enters("maintainer"))
         self.assertEqual(kit.hidden_tests(), ["autograder/lab*/hidden_*.c"])
         with self.assertRaises(ValueError):  # a list that allows nothing would ship an empty kit
             student_copy.Rules("!labs\n")
 
     def test_the_kits_list(self):
         kit = student_copy.rules()
-        for path in ("reference/lab1-matmult/matmult.c", "maintainer/mutants/lab1/x.patch", "instructor/grade",
+        for path in ("labs/lab1-matmult/solution/matmult.c", "labs/lab1-matmult/mutants/x.patch", "instructor/grade",
                      "instructor/INSTRUCTORS.md", "autograder/lab1/hidden_lab1.c", "README.md",
                      "CONTRIBUTING.md", "datasets/README.md", "autograder/gpu-host/run"):
             self.assertFalse(kit.allowed(path), path)

@@ -77,7 +77,7 @@ class Findings(unittest.TestCase):
 class TheKit(unittest.TestCase):
     def test_a_reference_file_in_a_copy_is_found(self):
         secrets = release_check.secret_files(KIT)
-        ref = "reference/lab1-matmult/matmult.c"
+        ref = "labs/lab1-matmult/solution/matmult.c"
         data, distinctive = secrets[ref]
         self.assertTrue(distinctive)
         # The skeleton's own lines and the shared headers' are not distinctive.

@@ -3,7 +3,7 @@
 (instructor/similarity.conf), measured on the self-test's classes:
 
   copied pairs: the lab's lineage of the reference: the reference and the
-     reference with each mutant of maintainer/mutants/labN/ applied (one
+     reference with each mutant of labs/labN-*/mutants/ applied (one
      mistake each, the rest verbatim), and for lab 1 also the disguised
      copy of plant_copy.py (comments, names, layout and order changed);
   honest pairs: a solution written apart (lab 1's s*.c, four styles)
@@ -65,10 +65,10 @@ def lab_class(num, folder):
     ref = os.path.join(folder, "reference")
     os.makedirs(ref)
     for f in files:
-        src = os.path.join(KIT, "reference", name, f)
+        src = os.path.join(KIT, "labs", name, "solution", f)
         shutil.copy(src if os.path.exists(src) else os.path.join(KIT, "labs", name, f), ref)
     kinds = {"reference": "copied"}
-    for patch in sorted(glob.glob(os.path.join(KIT, "maintainer", "mutants", f"lab{num}", "*.patch"))):
+    for patch in sorted(glob.glob(os.path.join(KIT, "labs", f"lab{num}-*", "mutants", "*.patch"))):
         entry = "mutant_" + os.path.basename(patch)[:-len(".patch")]
         dest = os.path.join(folder, entry)
         shutil.copytree(ref, dest)

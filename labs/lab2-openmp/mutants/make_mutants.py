@@ -1,6 +1,6 @@
 # Regenerates lab 2's mutants after a change to the reference (run from the
-# repository root: python3 maintainer/mutants/lab2/make_mutants.py). Each
-# mutant is a list of (file, old text, new text) edits of reference/lab2-openmp.
+# repository root: python3 labs/lab2-openmp/mutants/make_mutants.py). Each
+# mutant is a list of (file, old text, new text) edits of labs/lab2-openmp/solution.
 import sys; sys.path.insert(0, "maintainer/mutants")
 import mkpatch
 def mutant(lab_ref, out, description, edits):
@@ -27,12 +27,12 @@ def gs_row(k_loop):
                             u[c] = v;
                         }}"""
 
-R = "reference/lab2-openmp"
-O = "maintainer/mutants/lab2/"
+R = "labs/lab2-openmp/solution"
+O = "labs/lab2-openmp/mutants/"
 
 
 def m(name, description, edits):
-    """One mutant, maintainer/mutants/lab2/NAME.patch (as labs 6 and 7 write theirs)."""
+    """One mutant, labs/lab2-openmp/mutants/NAME.patch (as labs 6 and 7 write theirs)."""
     mutant(R, f"{O}{name}.patch", description, edits)
 
 P = "poisson.c"; M = "mandel.c"

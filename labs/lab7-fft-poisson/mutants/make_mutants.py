@@ -1,13 +1,13 @@
 """Lab 7's mutants, regenerated from the current reference:
-    python3 maintainer/mutants/lab7/make_mutants.py
+    python3 labs/lab7-fft-poisson/mutants/make_mutants.py
 Each is a known mistake (most from the issue's list and the notes' pitfalls)
 that the tests must catch."""
 import os, sys
 sys.path.insert(0, "maintainer/mutants")
 from mkpatch import mutant
 
-REF = "reference/lab7-fft-poisson"
-OUT = "maintainer/mutants/lab7"
+REF = "labs/lab7-fft-poisson/solution"
+OUT = "labs/lab7-fft-poisson/mutants"
 
 
 def m(name, what, edits, caught_by=()):

@@ -1,9 +1,9 @@
 """Regenerates lab 1's mutants from the reference (run from the kit's root:
-    python3 maintainer/mutants/lab1/make_mutants.py
-after changing reference/lab1-matmult/matmult.c)."""
+    python3 labs/lab1-matmult/mutants/make_mutants.py
+after changing labs/lab1-matmult/solution/matmult.c)."""
 import sys; sys.path.insert(0,'maintainer/mutants')
 from mkpatch import mutant
-R='reference/lab1-matmult'; M='maintainer/mutants/lab1'
+R='labs/lab1-matmult/solution'; M='labs/lab1-matmult/mutants'
 F='matmult.c'
 mutant(R, f'{M}/nat_transposed_b.patch', "matmult_nat reads B transposed (B[j][l] instead of B[l][j]).\nThe seed's symmetric, constant test matrices could not see this.",
   [(F,'sum += A[i * k + l] * B[l * n + j];','sum += A[i * k + l] * B[j * k + l];')])

@@ -1,13 +1,13 @@
 """Regenerates lab 4's mutants from the reference (run from the kit's root:
-    python3 maintainer/mutants/lab4/make_mutants.py
-after changing a file of reference/lab4-multigpu-jacobi/). A description's
+    python3 labs/lab4-multigpu-jacobi/mutants/make_mutants.py
+after changing a file of labs/lab4-multigpu-jacobi/solution/). A description's
 line "requires: gpu" (or "requires: gpus 2") marks a mutant only a GPU host
 (with that many GPUs) can catch; the offload ones are caught on any host
 (GCC runs the target regions on the CPU without a GPU). caught_by names
 the tests meant to catch each."""
 import sys; sys.path.insert(0, 'maintainer/mutants')
 from mkpatch import mutant
-R = 'reference/lab4-multigpu-jacobi'; M = 'maintainer/mutants/lab4'
+R = 'labs/lab4-multigpu-jacobi/solution'; M = 'labs/lab4-multigpu-jacobi/mutants'
 # The student files (STUDENT_FILES of labs/lab4-multigpu-jacobi/lab.mk): a
 # renamed file is a renamed name here.
 GPU, PEER, NCCL, OFFLOAD = 'jacobi_gpu.cu', 'jacobi_peer.cu', 'jacobi_nccl.cu', 'jacobi_offload.c'

@@ -1,12 +1,12 @@
 """Regenerates lab 3's mutants from the reference (run from the kit's root:
-    python3 maintainer/mutants/lab3/make_mutants.py
-after changing reference/lab3-gpu-matmult/). A description's line
+    python3 labs/lab3-gpu-matmult/mutants/make_mutants.py
+after changing labs/lab3-gpu-matmult/solution/). A description's line
 "requires: gpu" marks a mutant only a GPU host can catch (the launch
 geometry ones are caught on any host: the tests read the launchers' grids);
 caught_by names the tests meant to catch each."""
 import sys; sys.path.insert(0, 'maintainer/mutants')
 from mkpatch import mutant
-R = 'reference/lab3-gpu-matmult'; M = 'maintainer/mutants/lab3'
+R = 'labs/lab3-gpu-matmult/solution'; M = 'labs/lab3-gpu-matmult/mutants'
 GPU = 'matmult_gpu.cu'  # the student's file
 GPU6 = 'matmult_gpu6.cu'  # the optional challenge's
 

@@ -1,11 +1,11 @@
 """Regenerates lab 5's mutants from the reference (run from the kit's root:
-    python3 maintainer/mutants/lab5/make_mutants.py
-after changing reference/lab5-cuda-mpi-stencil/). Each is one mistake the
+    python3 labs/lab5-cuda-mpi-stencil/mutants/make_mutants.py
+after changing labs/lab5-cuda-mpi-stencil/solution/). Each is one mistake the
 issue (and the lecture's errata) names; the header says which test catches
 it where that is not obvious."""
 import sys; sys.path.insert(0, 'maintainer/mutants')
 from mkpatch import mutant
-R = 'reference/lab5-cuda-mpi-stencil'; M = 'maintainer/mutants/lab5'
+R = 'labs/lab5-cuda-mpi-stencil/solution'; M = 'labs/lab5-cuda-mpi-stencil/mutants'
 CPU, GPU, SRV, EXC, CMP = 'stencil_cpu.c', 'stencil_gpu.cu', 'server.c', 'exchange.c', 'compute.c'
 
 # --- stage 1 and 2: the stencil ---------------------------------------------

@@ -1,14 +1,14 @@
 """Regenerates lab 6's mutants from the reference (run from the kit's root:
-    python3 maintainer/mutants/lab6/make_mutants.py
-after changing a file of reference/lab6-halo-taskqueue/). A description's
+    python3 labs/lab6-halo-taskqueue/mutants/make_mutants.py
+after changing a file of labs/lab6-halo-taskqueue/solution/). A description's
 line "requires: gpu" marks a mutant only a GPU host can catch."""
 import sys; sys.path.insert(0, "maintainer/mutants")
 from mkpatch import mutant
-R = "reference/lab6-halo-taskqueue"
+R = "labs/lab6-halo-taskqueue/solution"
 
 
 def m(name, desc, edits, caught_by=()):
-    mutant(R, f"maintainer/mutants/lab6/{name}.patch", desc, edits, caught_by)
+    mutant(R, f"labs/lab6-halo-taskqueue/mutants/{name}.patch", desc, edits, caught_by)
 
 
 
