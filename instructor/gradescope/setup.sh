@@ -24,7 +24,7 @@ case $LAB in
 esac
 # shellcheck disable=SC2086  # word lists
 for p in $base $extra; do
-    grep -qx "$p" common/mk/debian-packages.txt || { echo "setup.sh: $p is not in the kit's package list" >&2; exit 2; }
+    common/mk/deps list instructor | grep -qx "$p" || { echo "setup.sh: $p is not in the kit's package list" >&2; exit 2; }
 done
 export DEBIAN_FRONTEND=noninteractive
 apt-get update

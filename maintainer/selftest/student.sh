@@ -25,6 +25,12 @@
 #     race's two accesses in the student's file;
 #   - lab 6's baseline without its first synchronize: the failure shows the
 #     backend's own reason, not only "returned -1".
+#   - make deps in the copy installs the students' packages only: each line
+#     of the list has a role, none of the students' starts a service (no
+#     systemd unit or init script where dpkg knows the package), and
+#     ROLE=instructor is refused there;
+#   - make bench without a terminal (a batch job's) prints a line per
+#     measurement with the time left.
 # The lines a student would see are kept in build/selftest/student/.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -52,6 +58,29 @@ help=$(cd "$COPY" && make --no-print-directory help)
 kitonly=$(grep -nE 'IMPL=reference|make grade|make release|make test|gpu-host/run selftest' "$COPY"/labs/*/README.md | head -2)
 [ -z "$kitonly" ] && pass "no lab README in the copy names what only the kit has (kit-only text left out)" ||
     fail "lab READMEs in the copy name what the copy lacks: ${kitonly//$COPY\//}"
+
+# make deps on a student's laptop: the list's roles, read in the copy.
+deps_student() {
+    local unmarked students daemons=() p units
+    unmarked=$(awk '!/^#/ && NF && ($2 !~ /^(student|instructor|maintainer)$/ || NF != 2)' "$COPY/common/mk/debian-packages.txt")
+    [ -z "$unmarked" ] && pass "make deps: every package of the list has its role" ||
+        fail "make deps: lines of common/mk/debian-packages.txt without a role: ${unmarked//$'\n'/; }"
+    students=$(cd "$COPY" && common/mk/deps list student)
+    for p in $students; do
+        case $p in slurm* | munge | chromium | similarity-tester | bubblewrap | mmdebstrap | umoci | shellcheck) daemons+=("$p") ;; esac
+        units=$(dpkg -L "$p" 2>/dev/null | grep -E '^/(usr/)?lib/systemd/system/[^/]+\.(service|socket)$|^/etc/init\.d/' || true)
+        [ -z "$units" ] || daemons+=("$p (${units//$'\n'/ })")
+    done
+    [ -n "$students" ] && [ "${#daemons[@]}" = 0 ] &&
+        pass "make deps in the copy: $(wc -w <<<"$students") students' packages, none an instructor's or one that starts a service" ||
+        fail "make deps in the copy would install: ${daemons[*]:-nothing}"
+    (cd "$COPY" && make -n --no-print-directory deps) 2>&1 | grep -qx 'common/mk/deps install student' &&
+        pass "make deps in the copy installs the students' set" || fail "make deps in the copy does not install the students' set: $(cd "$COPY" && make -n deps 2>&1)"
+    ! (cd "$COPY" && make -n --no-print-directory deps ROLE=instructor) >"$OUT/deps-role.log" 2>&1 && grep -q 'your copy needs only make deps' "$OUT/deps-role.log" &&
+        pass "make deps ROLE=instructor in the copy is refused: $(cat "$OUT/deps-role.log")" ||
+        fail "make deps ROLE=instructor in the copy is not refused (see $OUT/deps-role.log)"
+}
+deps_student
 
 # in_copy LOG CMD...: runs CMD in the copy, output in LOG; its status.
 in_copy() {
