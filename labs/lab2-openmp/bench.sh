@@ -103,7 +103,7 @@ one() {
     esac
 }
 
-raw=$(mktemp)
+raw=$(bench_scratch)
 bench_run_points "$raw" one
 
 # The medians of the repeats of each point, a rate above the cores' peak
@@ -167,7 +167,6 @@ awk -F, -v OFS=, '$1 == "mandel" && $10 == "ok" { t[$2, $4] = $6; s[$2] = 1; p[$
     END { print "schedule,threads,seconds,speedup,efficiency"
           for (k in s) for (q in p) if (t[k, q] > 0 && t[k, 1] > 0) print k, q, t[k, q], t[k, 1] / t[k, q], t[k, 1] / t[k, q] / q }' "$csv" |
     (read -r h; echo "$h"; sort -t, -k1,1 -k2,2n) >"$BENCH_OUT/mandel.csv"
-rm -f "$raw"
 
 if ! command -v gnuplot >/dev/null; then
     echo "wrote $csv, $amdahl, $BENCH_OUT/mandel.csv (no gnuplot here: no plots)"

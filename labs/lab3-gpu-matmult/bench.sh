@@ -67,7 +67,7 @@ cpu=$(bench_cpu_name)
 cpu_peak=$(awk -v p="$(bench_cpu_peak_gflops)" -v c="$(nproc)" 'BEGIN { print p * c }')
 echo "GPU: $gpu (max SM clock $clock MHz); CPU: $cpu, $(nproc) threads for lib; median of $REPEATS; $(bench_date)"
 
-raw=${BENCH_RAW:-$(mktemp)}  # BENCH_RAW=file keeps the raw runs
+raw=${BENCH_RAW:-$(bench_scratch)}  # BENCH_RAW=file keeps the raw runs
 : >"$raw"
 # one BUILD TYPE N: one driver run ->
 #   "STATUS mflops h2d_ms kernel_ms d2h_ms sms pinned_h2d_GBps pinned_d2h_GBps"
@@ -117,7 +117,6 @@ sweep=$BENCH_OUT/alternatives.csv
 echo "$header" >"$csv"
 echo "$header" >"$sweep"
 summarise | awk -v csv="$csv" -v sweep="$sweep" -F, '{ print >>($1 == "opt" ? csv : sweep) }'
-[ -n "${BENCH_RAW:-}" ] || rm -f "$raw"
 awk -F, "$BENCH_AWK"'
     FNR > 1 { show(sprintf("%-16s %-6s n=%-5s", $1, $2, $3), $14,
                    sprintf("%10s GFLOP/s with copies  %10s GFLOP/s product alone", fig($4, "%.1f"), fig($5, "%.1f"))) }' "$csv" "$sweep"
