@@ -187,6 +187,17 @@ bench_run_points() {
     done
 }
 
+# bench_goals: the goal lines from stdin to stdout; under BENCH_QUICK=1
+# each says that it comes from a single run at small sizes (noise, not a
+# verdict: a 64^3 product timed once says little about the goal at 1024^3).
+bench_goals() {
+    if [ "$BENCH_QUICK" = 1 ]; then
+        awk '/goal/ && !/:$/ { $0 = $0 " [BENCH_QUICK=1: a single run at small sizes, indicative only]" } { print }'
+    else
+        cat
+    fi
+}
+
 # The cores this process may use, whatever OMP_NUM_THREADS says (nproc
 # alone honours it: "1 CPU cores" on a 2-core host under OMP_NUM_THREADS=1).
 bench_cores() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }

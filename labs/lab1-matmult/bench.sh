@@ -115,7 +115,7 @@ awk -F, -v n="$goal_n" "$BENCH_AWK"'
     END { r = (who == "" ? "" : ratio(100 * best, lib, "%.0f"))
           printf "goal at %d^3: OpenBLAS %s GFLOP/s; fastest own variant (right results only) %s %s GFLOP/s%s\n",
           n, (lib == "" ? "-" : fig(lib / 1000, "%.1f")), (who == "" ? "(none)" : who), (who == "" ? "-" : fig(best / 1000, "%.1f")),
-          (r == "" ? "" : " = " r "% of OpenBLAS") }' "$csv"
+          (r == "" ? "" : " = " r "% of OpenBLAS") }' "$csv" | bench_goals
 
 # The cache sizes, drawn as lines on the footprint plot.
 l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null || echo 0)

@@ -160,7 +160,7 @@ awk -F, -v big="$BIG_N" -v tmax="$max_t" "$BENCH_AWK"'
         if (r != "") printf "goal 2: gs_omp at N=256, 2 threads against 1: %s (goal %s)\n", speed(r), speed(1.5)
         r = ratio(100 * md[1], 2 * md[2], "%.0f")
         if (r != "") printf "goal 3: Mandelbrot, schedule dynamic,1, 2 threads: parallel efficiency %s%% (goal 95%%)\n", r
-    }' "$csv" | tee "$BENCH_OUT/goals.txt"
+    }' "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 
 # mandel.csv: speed-up and efficiency per schedule.
 awk -F, -v OFS=, '$1 == "mandel" && $10 == "ok" { t[$2, $4] = $6; s[$2] = 1; p[$4] = 1 }

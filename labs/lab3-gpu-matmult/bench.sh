@@ -163,7 +163,7 @@ awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" -v fv="
         ns = split(sizes, sz, " "); cross = ""
         for (i = 1; i <= ns; i++) if (cross == "" && st["gpulib", sz[i]] == "ok" && st["lib", sz[i]] == "ok" && tot["gpulib", sz[i]] > tot["lib", sz[i]]) cross = sz[i]
         printf "  gpulib with copies is faster than lib from n = %s on (sizes run: %s)\n", cross == "" ? "(none)" : cross, sizes
-    }' "$csv" | tee "$BENCH_OUT/goals.txt"
+    }' "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 awk -F, -v lib="$(awk -F, -v n="$ALT_N" '$1 == "opt" && $2 == "gpulib" && $3 == n && $14 == "ok" { print $5 }' "$csv")" "$BENCH_AWK"'
     NR > 1 { r = ratio(100 * $5, lib, "%.1f%%")
              show(sprintf("  build %-16s %-6s n=%d:", $1, $2, $3), $14, fig($5 / 1e3, "%.2f") " TFLOP/s" (r == "" ? "" : " = " r " of cuBLAS")) }' "$sweep" | tee -a "$BENCH_OUT/goals.txt"
