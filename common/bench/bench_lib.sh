@@ -147,7 +147,8 @@ bench_gpu_image() {
 # job's log, where nothing else is said for minutes) a line a run with the
 # time left, from the runs so far.
 BENCH_DONE=0
-BENCH_T0=$SECONDS
+bench_now_ms() { local t=${EPOCHREALTIME:-$SECONDS.000000}; t=${t/[.,]/}; echo $((10#$t / 1000)); }
+BENCH_T0=$(bench_now_ms)
 bench_progress() {
     BENCH_DONE=$((BENCH_DONE + 1))
     if [ -t 1 ]; then
@@ -155,14 +156,16 @@ bench_progress() {
         if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
         return 0
     fi
-    local spent=$((SECONDS - BENCH_T0))
+    local spent=$(($(bench_now_ms) - BENCH_T0))
     printf '  run %d/%d%s: %s so far, about %s left\n' "$BENCH_DONE" "$1" "${2:+ ($2)}" \
         "$(bench_duration "$spent")" "$(bench_duration $((spent * ($1 - BENCH_DONE) / BENCH_DONE)))"
 }
-bench_duration() { # SECONDS, said as "42 s", "3 min 5 s" or "1 h 20 min"
-    if [ "$1" -lt 60 ]; then echo "$1 s"
-    elif [ "$1" -lt 3600 ]; then echo "$(($1 / 60)) min $(($1 % 60)) s"
-    else echo "$(($1 / 3600)) h $(($1 % 3600 / 60)) min"; fi
+bench_duration() { # MILLISECONDS, said as "0.4 s", "42 s", "3 min 5 s" or "1 h 20 min"
+    local s=$(($1 / 1000))
+    if [ "$s" -lt 10 ]; then printf '%d.%d s\n' "$s" $(($1 % 1000 / 100))
+    elif [ "$s" -lt 60 ]; then echo "$s s"
+    elif [ "$s" -lt 3600 ]; then echo "$((s / 60)) min $((s % 60)) s"
+    else echo "$((s / 3600)) h $((s % 3600 / 60)) min"; fi
 }
 
 # bench_run_points RAW CMD [ARG...]: every entry of the array `points`
@@ -176,7 +179,7 @@ bench_run_points() {
     local raw=$1 p line
     shift
     # shellcheck disable=SC2154 # points is the calling script's
-    BENCH_RUNS=$raw BENCH_TOTAL=$((${#points[@]} * REPEATS)) BENCH_T0=$SECONDS
+    BENCH_RUNS=$raw BENCH_TOTAL=$((${#points[@]} * REPEATS)) BENCH_T0=$(bench_now_ms)
     for _ in $(seq "$REPEATS"); do
         for p in "${points[@]}"; do
             # shellcheck disable=SC2086 # a point is its words
