@@ -21,7 +21,10 @@ STUDENT_COPY := $(if $(wildcard labs/*/solution),,1)
 
 help:
 	@echo "Targets:"
-	@echo "  make deps                       install the Debian packages the kit needs (root or sudo)"
+	@echo "  make deps                       install the Debian packages students use (root or sudo)"
+ifeq ($(STUDENT_COPY),)
+	@echo "  make deps ROLE=instructor|maintainer   ... and those of grading (instructor) or of make test too (maintainer)"
+endif
 	@echo "  make labN                       build lab N from your files in labs/labN-*/ (N: $(LAB_NUMS))"
 ifeq ($(STUDENT_COPY),)
 	@echo "  make labN IMPL=reference        ... from the reference solution"
@@ -52,10 +55,13 @@ else
 endif
 	@echo "  make clean                      remove build/"
 
+# The students' packages by default (none starts a service); ROLE=instructor
+# or maintainer adds those of grading and of the self-test
+# (common/mk/debian-packages.txt marks each package's role).
+ROLE ?= student
 deps:
-	$(SUDO) apt-get update
-	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	    $$(grep -v '^#' common/mk/debian-packages.txt)
+	$(if $(and $(STUDENT_COPY),$(filter-out student,$(ROLE))),$(error make deps ROLE=$(ROLE) is for the course's instructors and the kit's maintainers; your copy needs only make deps))
+	common/mk/deps install $(ROLE)
 
 $(LAB_TARGETS): lab%:
 	@$(LAB_MAKE) LAB=$* all
@@ -108,6 +114,7 @@ INSTRUCTOR_TARGETS := grade export similarity release test gpu-deps-fetch image
 ifeq ($(STUDENT_COPY),)
 grade:
 	$(require_lab)
+	@common/mk/deps need instructor 'make grade'
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=N SUBMISSIONS=DIR [JOBS=n] [OUT=dir] [ONLY=id,id FORCE=1] [NO_PERF=1] [CPU_ONLY=1|0] [ROSTER=csv] [DEADLINE=iso LATE_PER_DAY=% LATE_CAP=%] [MANUAL=csv] [HOLD=id,id|none] [LEADERBOARD=0] [SLURM=1 [SLURM_OPTS='...']]" >&2; exit 2; }
 	instructor/grade $(if $(JOBS),-j $(JOBS)) $(if $(OUT),-o $(OUT)) $(if $(ONLY),--only '$(ONLY)') $(if $(FORCE),--force) \
 	  $(if $(NO_PERF),--no-perf) $(if $(filter 1,$(CPU_ONLY)),--cpu-only)$(if $(filter 0,$(CPU_ONLY)),--no-cpu-only) $(if $(ROSTER),--roster '$(ROSTER)') \
@@ -121,6 +128,7 @@ export:
 	instructor/export $(if $(OUT),-o $(OUT)) $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)') $(if $(PARTIAL),--partial '$(PARTIAL)') $(if $(HOLD),--hold '$(HOLD)') $(LAB) $(FORMAT)
 
 similarity:
+	@common/mk/deps need instructor 'make similarity'
 	@test -n "$(LAB)" && test -n "$(SUBMISSIONS)" || { echo "usage: make similarity LAB=N SUBMISSIONS=DIR [ROSTER=csv] [OUT=dir] [GRADES=dir] [BASE='file ...'] [KEEP=term] [ARCHIVE=dir]" >&2; exit 2; }
 	instructor/similarity $(if $(OUT),-o $(OUT)) $(if $(GRADES),--grades '$(GRADES)') $(if $(ROSTER),--roster $(ROSTER)) $(foreach b,$(BASE),--base '$(b)') \
 	  $(if $(KEEP),--keep '$(KEEP)') $(if $(ARCHIVE),--archive '$(ARCHIVE)') $(LAB) $(SUBMISSIONS)
@@ -132,9 +140,13 @@ release:
 # or Debian (the course's image; KIT_IMAGE in course.conf runs make check
 # SCHED=... in it).
 image:
+	@common/mk/deps need instructor 'make image'
 	instructor/image/build $(if $(IMAGE_OUT),$(IMAGE_OUT))
 
+# The self-test's packages (Slurm, a browser, shellcheck) are the
+# maintainers': installed here on first need as root, named otherwise.
 test:
+	@common/mk/deps need maintainer 'make test'
 	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run
 
 # On a machine with apt: the Debian packages a GPU host without a package

@@ -50,6 +50,39 @@ bench_setup() {
     # refusal check, a first look); the lab's knobs still override it.
     BENCH_QUICK=${BENCH_QUICK:-0}
     mkdir -p "$BENCH_OUT"
+    rm -f "$BENCH_OUT/bench.partial.csv" "$BENCH_OUT/PARTIAL.txt"
+    trap bench_clean EXIT
+    trap 'bench_stopped INT' INT
+    trap 'bench_stopped TERM' TERM
+}
+
+# bench_scratch: a new scratch file (the raw runs, say), in BENCH_OUT and
+# not in /tmp, so that no way of ending the benchmark leaves it behind:
+# bench_clean removes every one at exit.
+bench_scratch() { mktemp "$BENCH_OUT/.scratch.$$.XXXXXX"; }
+bench_clean() { rm -f "$BENCH_OUT"/.scratch."$$".*; }
+
+# Ctrl-C, or a batch job's end (SIGTERM): what was measured is kept, marked
+# partial, then the benchmark ends of the same signal. Labs that gather runs
+# with bench_run_points get BENCH_OUT/bench.partial.csv (their own CSVs
+# need every run); the others write their rows as they go, and
+# BENCH_OUT/PARTIAL.txt says that those are a stopped run's.
+bench_stopped() {
+    trap - "$1"
+    local n part=$BENCH_OUT/bench.partial.csv
+    if [ -n "${BENCH_RUNS:-}" ]; then
+        n=$( [ -f "$BENCH_RUNS" ] && wc -l <"$BENCH_RUNS" || echo 0)
+        { echo "# PARTIAL: make bench LAB=$BENCH_LAB stopped (SIG$1) after $n of $BENCH_TOTAL runs, $(bench_date); one row a run, not a median: the point, its status, its figures"
+          [ ! -f "$BENCH_RUNS" ] || tr -s ' ' ',' <"$BENCH_RUNS"; } >"$part"
+        echo "make bench: stopped after $n of $BENCH_TOTAL runs; what was measured is in $part (partial: single runs, no medians)" >&2
+    else
+        part=$BENCH_OUT/PARTIAL.txt
+        echo "make bench LAB=$BENCH_LAB stopped (SIG$1), $(bench_date): the CSVs here hold only the rows measured before" >"$part"
+        echo "make bench: stopped; the rows measured so far are in $BENCH_OUT (partial: $part)" >&2
+    fi
+    bench_clean
+    trap - EXIT
+    kill -s "$1" "$$"
 }
 
 # bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL.
@@ -109,32 +142,63 @@ bench_gpu_image() {
     exit 2
 }
 
-# bench_progress TOTAL, after each of TOTAL runs: "DONE/TOTAL runs" in
-# place on a terminal (a new line after the last), nothing in a log.
+# bench_progress TOTAL [POINT], after each of TOTAL runs: "DONE/TOTAL runs"
+# in place on a terminal (a new line after the last); elsewhere (a batch
+# job's log, where nothing else is said for minutes) a line a run with the
+# time left, from the runs so far.
 BENCH_DONE=0
+bench_now_ms() { local t=${EPOCHREALTIME:-$SECONDS.000000}; t=${t/[.,]/}; echo $((10#$t / 1000)); }
+BENCH_T0=$(bench_now_ms)
 bench_progress() {
     BENCH_DONE=$((BENCH_DONE + 1))
-    [ -t 1 ] || return 0
-    printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
-    if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
+    if [ -t 1 ]; then
+        printf '\r  %d/%d runs' "$BENCH_DONE" "$1"
+        if [ "$BENCH_DONE" -ge "$1" ]; then echo; fi
+        return 0
+    fi
+    local spent=$(($(bench_now_ms) - BENCH_T0))
+    printf '  run %d/%d%s: %s so far, about %s left\n' "$BENCH_DONE" "$1" "${2:+ ($2)}" \
+        "$(bench_duration "$spent")" "$(bench_duration $((spent * ($1 - BENCH_DONE) / BENCH_DONE)))"
+}
+bench_duration() { # MILLISECONDS, said as "0.4 s", "42 s", "3 min 5 s" or "1 h 20 min"
+    local s=$(($1 / 1000))
+    if [ "$s" -lt 10 ]; then printf '%d.%d s\n' "$s" $(($1 % 1000 / 100))
+    elif [ "$s" -lt 60 ]; then echo "$s s"
+    elif [ "$s" -lt 3600 ]; then echo "$((s / 60)) min $((s % 60)) s"
+    else echo "$((s / 3600)) h $((s % 3600 / 60)) min"; fi
 }
 
 # bench_run_points RAW CMD [ARG...]: every entry of the array `points`
 # measured REPEATS times, round by round (all points, then all again: a
 # point's repeats spread over the run, not back to back), as
 # `CMD ARG... WORDS` with the point's words; CMD's output is appended to
-# RAW (bench_medians reads it), with bench_progress.
+# RAW (bench_medians reads it), with bench_progress. A run cut short by
+# Ctrl-C is not appended: the signal's trap runs once CMD has returned,
+# before the append, so bench.partial.csv holds whole runs only.
 bench_run_points() {
-    # shellcheck disable=SC2154 # points is the calling script's
-    local raw=$1 total=$((${#points[@]} * REPEATS)) p
+    local raw=$1 p line
     shift
+    # shellcheck disable=SC2154 # points is the calling script's
+    BENCH_RUNS=$raw BENCH_TOTAL=$((${#points[@]} * REPEATS)) BENCH_T0=$(bench_now_ms)
     for _ in $(seq "$REPEATS"); do
         for p in "${points[@]}"; do
             # shellcheck disable=SC2086 # a point is its words
-            "$@" $p >>"$raw"
-            bench_progress "$total"
+            line=$("$@" $p)
+            [ -z "$line" ] || printf '%s\n' "$line" >>"$raw"
+            bench_progress "$BENCH_TOTAL" "$p"
         done
     done
+}
+
+# bench_goals: the goal lines from stdin to stdout; under BENCH_QUICK=1
+# each says that it comes from a single run at small sizes (noise, not a
+# verdict: a 64^3 product timed once says little about the goal at 1024^3).
+bench_goals() {
+    if [ "$BENCH_QUICK" = 1 ]; then
+        awk '/goal/ && !/:$/ { $0 = $0 " [BENCH_QUICK=1: a single run at small sizes, indicative only]" } { print }'
+    else
+        cat
+    fi
 }
 
 # The cores this process may use, whatever OMP_NUM_THREADS says (nproc

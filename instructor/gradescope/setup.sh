@@ -22,9 +22,10 @@ case $LAB in
 7) extra="libopenmpi-dev openmpi-bin libfftw3-dev" ;;
 *) echo "setup.sh: no lab $LAB" >&2; exit 2 ;;
 esac
+known=$(common/mk/deps list instructor)
 # shellcheck disable=SC2086  # word lists
 for p in $base $extra; do
-    grep -qx "$p" common/mk/debian-packages.txt || { echo "setup.sh: $p is not in the kit's package list" >&2; exit 2; }
+    grep -qx "$p" <<<"$known" || { echo "setup.sh: $p is not in the kit's package list" >&2; exit 2; }
 done
 export DEBIAN_FRONTEND=noninteractive
 apt-get update

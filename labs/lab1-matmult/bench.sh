@@ -86,7 +86,7 @@ point bs-sweep lib "$BLOCK_N"
 
 # measure BUILD TYPE N BS: a point's line, "BUILD TYPE N BS STATUS kB Mflop/s"
 measure() { echo "$1 $2 $3 $4 $(one "$1" "$2" "$3" "${4#-}")"; }
-raw=$(mktemp)
+raw=$(bench_scratch)
 bench_run_points "$raw" measure
 
 # The medians, a rate above the core's peak marked, as the CSV (an invalid
@@ -96,7 +96,6 @@ echo "build,variant,m,n,k,bs,kB,mflops,status" >"$csv"
 bench_medians 4 <"$raw" | awk -v OFS=, -v peak="$peak" "$BENCH_AWK"'
     { s = $5; if (s == "ok" && num($7) && $7 / 1000 > peak) s = "peak"
       print $1, $2, $3, $3, $3, ($4 == "-" ? "" : $4), $6, (s == "ok" ? $7 : "-"), status_text(s) }' >>"$csv"
-rm -f "$raw"
 
 # Every point, with its ratio to OpenBLAS at the same size and build.
 awk -F, "$BENCH_AWK"'
@@ -116,7 +115,7 @@ awk -F, -v n="$goal_n" "$BENCH_AWK"'
     END { r = (who == "" ? "" : ratio(100 * best, lib, "%.0f"))
           printf "goal at %d^3: OpenBLAS %s GFLOP/s; fastest own variant (right results only) %s %s GFLOP/s%s\n",
           n, (lib == "" ? "-" : fig(lib / 1000, "%.1f")), (who == "" ? "(none)" : who), (who == "" ? "-" : fig(best / 1000, "%.1f")),
-          (r == "" ? "" : " = " r "% of OpenBLAS") }' "$csv"
+          (r == "" ? "" : " = " r "% of OpenBLAS") }' "$csv" | bench_goals
 
 # The cache sizes, drawn as lines on the footprint plot.
 l1=$(getconf LEVEL1_DCACHE_SIZE 2>/dev/null || echo 0)

@@ -103,7 +103,7 @@ one() {
     esac
 }
 
-raw=$(mktemp)
+raw=$(bench_scratch)
 bench_run_points "$raw" one
 
 # The medians of the repeats of each point, a rate above the cores' peak
@@ -160,14 +160,13 @@ awk -F, -v big="$BIG_N" -v tmax="$max_t" "$BENCH_AWK"'
         if (r != "") printf "goal 2: gs_omp at N=256, 2 threads against 1: %s (goal %s)\n", speed(r), speed(1.5)
         r = ratio(100 * md[1], 2 * md[2], "%.0f")
         if (r != "") printf "goal 3: Mandelbrot, schedule dynamic,1, 2 threads: parallel efficiency %s%% (goal 95%%)\n", r
-    }' "$csv" | tee "$BENCH_OUT/goals.txt"
+    }' "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 
 # mandel.csv: speed-up and efficiency per schedule.
 awk -F, -v OFS=, '$1 == "mandel" && $10 == "ok" { t[$2, $4] = $6; s[$2] = 1; p[$4] = 1 }
     END { print "schedule,threads,seconds,speedup,efficiency"
           for (k in s) for (q in p) if (t[k, q] > 0 && t[k, 1] > 0) print k, q, t[k, q], t[k, 1] / t[k, q], t[k, 1] / t[k, q] / q }' "$csv" |
     (read -r h; echo "$h"; sort -t, -k1,1 -k2,2n) >"$BENCH_OUT/mandel.csv"
-rm -f "$raw"
 
 if ! command -v gnuplot >/dev/null; then
     echo "wrote $csv, $amdahl, $BENCH_OUT/mandel.csv (no gnuplot here: no plots)"

@@ -67,7 +67,7 @@ cpu=$(bench_cpu_name)
 cpu_peak=$(awk -v p="$(bench_cpu_peak_gflops)" -v c="$(nproc)" 'BEGIN { print p * c }')
 echo "GPU: $gpu (max SM clock $clock MHz); CPU: $cpu, $(nproc) threads for lib; median of $REPEATS; $(bench_date)"
 
-raw=${BENCH_RAW:-$(mktemp)}  # BENCH_RAW=file keeps the raw runs
+raw=${BENCH_RAW:-$(bench_scratch)}  # BENCH_RAW=file keeps the raw runs
 : >"$raw"
 # one BUILD TYPE N: one driver run ->
 #   "STATUS mflops h2d_ms kernel_ms d2h_ms sms pinned_h2d_GBps pinned_d2h_GBps"
@@ -117,7 +117,6 @@ sweep=$BENCH_OUT/alternatives.csv
 echo "$header" >"$csv"
 echo "$header" >"$sweep"
 summarise | awk -v csv="$csv" -v sweep="$sweep" -F, '{ print >>($1 == "opt" ? csv : sweep) }'
-[ -n "${BENCH_RAW:-}" ] || rm -f "$raw"
 awk -F, "$BENCH_AWK"'
     FNR > 1 { show(sprintf("%-16s %-6s n=%-5s", $1, $2, $3), $14,
                    sprintf("%10s GFLOP/s with copies  %10s GFLOP/s product alone", fig($4, "%.1f"), fig($5, "%.1f"))) }' "$csv" "$sweep"
@@ -164,7 +163,7 @@ awk -F, -v n="$GOAL_N" -v clock="$clock" -v gpu="$gpu" -v sizes="$SIZES" -v fv="
         ns = split(sizes, sz, " "); cross = ""
         for (i = 1; i <= ns; i++) if (cross == "" && st["gpulib", sz[i]] == "ok" && st["lib", sz[i]] == "ok" && tot["gpulib", sz[i]] > tot["lib", sz[i]]) cross = sz[i]
         printf "  gpulib with copies is faster than lib from n = %s on (sizes run: %s)\n", cross == "" ? "(none)" : cross, sizes
-    }' "$csv" | tee "$BENCH_OUT/goals.txt"
+    }' "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 awk -F, -v lib="$(awk -F, -v n="$ALT_N" '$1 == "opt" && $2 == "gpulib" && $3 == n && $14 == "ok" { print $5 }' "$csv")" "$BENCH_AWK"'
     NR > 1 { r = ratio(100 * $5, lib, "%.1f%%")
              show(sprintf("  build %-16s %-6s n=%d:", $1, $2, $3), $14, fig($5 / 1e3, "%.2f") " TFLOP/s" (r == "" ? "" : " = " r " of cuBLAS")) }' "$sweep" | tee -a "$BENCH_OUT/goals.txt"

@@ -153,7 +153,7 @@ awk -F, '
         if (t[1] && tp) printf "peer strong scaling, 2 GPUs: %.1f%%\n", 100 * t[1] / (2 * tp)
         for (p = 2; p <= 4; p *= 2) if (g[1] && g[p]) printf "nccl weak scaling, %d GPUs: %.1f%% (goal >= 95%%)\n", p, 100 * g[p] / (p * g[1])
         if (g[1] && gp) printf "peer weak scaling, 2 GPUs: %.1f%%\n", 100 * gp / (2 * g[1])
-    }' "$csv" | tee "$BENCH_OUT/goals.txt"
+    }' "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 
 # efficiency per P: strong t1 / (P tP), weak (GLUP/s_P / P) / GLUP/s_1
 awk -F, 'BEGIN { print "kind,method,P,N,efficiency" }

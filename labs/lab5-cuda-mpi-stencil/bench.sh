@@ -85,7 +85,7 @@ for np in $ranks; do
     awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$BENCH_OUT/run-$np.log" >>"$BENCH_OUT/goals.txt"
 done
 echo "== goals (right results only)"
-cat "$BENCH_OUT/goals.txt"
+bench_goals <"$BENCH_OUT/goals.txt"
 awk -F, 'NR == 1 || $NF == "ok"' "$csv" >"$BENCH_OUT/plotted.csv"
 if ! command -v gnuplot >/dev/null; then
     echo "figures: $csv (no gnuplot here: no plot)"

@@ -86,7 +86,7 @@ fi
 
 echo
 echo "goals (right results only, measured in this run):"
-awk -f <(printf '%s' "$BENCH_AWK") -f labs/lab6-halo-taskqueue/goals.awk "$csv" | tee "$BENCH_OUT/goals.txt"
+awk -f <(printf '%s' "$BENCH_AWK") -f labs/lab6-halo-taskqueue/goals.awk "$csv" | bench_goals | tee "$BENCH_OUT/goals.txt"
 
 if ! command -v gnuplot >/dev/null; then
     echo "gnuplot not found: no plots (the CSVs are in $BENCH_OUT)"

@@ -98,7 +98,7 @@ awk -F, '$11 != "ok" { next }
                                     if ($10 ~ /^[0-9]/) printf "  GPU N=%-5d fused solve on the device %.5f s = %.2f x the time of cuFFT alone, %.5f s (%s); %.1f Gcells/s\n", $2, $10, $10 / $6, $6, ($2 >= 256 ? "goal <= 1.50 x its time" : "no goal below N = 256"), $2 * $2 * $2 / $10 / 1e9 }
      $1 == "nccl" && $3 ~ /^[0-9]/ { printf "  NCCL N=%-5d %d GPU(s): solve with copies %.4f s; transposes %s s; NCCL all-to-all of the same bytes x4 %.5f s", $2, $6, $3, $4, $5
                                      if ($4 ~ /^[0-9]/ && $4 > 0) printf " = %.0f%% of it (goal >= 80%% on 2 GPUs)", 100 * $5 / $4
-                                     printf "\n" }' "$csv"
+                                     printf "\n" }' "$csv" | bench_goals
 [ "$gpus" = 0 ] && echo "  GPU: - ($(bench_no_gpu 7 "no GPU here"))"
 [ "$gpus" -lt 2 ] && echo "  2 GPUs: - (fewer than 2 GPUs here)"
 

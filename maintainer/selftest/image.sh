@@ -2,8 +2,8 @@
 # Self-test of `make image`: the image of the student's
 # environment, for clusters that give no root and are not Debian.
 #   - make image builds the OCI archive from Debian's registry: the
-#     student's packages of common/mk/debian-packages.txt are in it, those
-#     marked [not in the image] are not; umoci unpacks it (its digests hold);
+#     student's packages of common/mk/debian-packages.txt are in it, the
+#     instructors' and maintainers' are not; umoci unpacks it (its digests hold);
 #   - lab 1 built in the image, and its check through make check's
 #     scheduler route with KIT_IMAGE set (autograder/sched/run, a stand-in
 #     srun that runs its command, as srun does on the node): the reference
@@ -67,11 +67,11 @@ else
     exit 0
 fi
 
-# What it holds: each student package, and none marked [not in the image]
-# but as a dependency of one (apt-mark inside: not asked for; gnuplot's
+# What it holds: each student package, and none of the instructors' or
+# maintainers' but as a dependency of one (apt-mark inside: not asked for; gnuplot's
 # fonts, say).
-mapfile -t wanted < <(awk '/^#/ { out = /\[not in the image\]/; next } NF && !out { print $1 }' common/mk/debian-packages.txt)
-mapfile -t unwanted < <(awk '/^#/ { out = /\[not in the image\]/; next } NF && out { print $1 }' common/mk/debian-packages.txt)
+mapfile -t wanted < <(common/mk/deps list student)
+mapfile -t unwanted < <(common/mk/deps only instructor maintainer)
 KIT_IMAGE=$OUT/bundle/rootfs KIT_IMAGE_RUNTIME=bwrap autograder/sched/in_image apt-mark showmanual >"$OUT/asked" 2>"$OUT/asked.log"
 missing=() asked=() deps=()
 for p in "${wanted[@]}"; do grep -q "^$p " "$OUT/image/kit.packages" || missing+=("$p"); done
@@ -80,8 +80,8 @@ for p in "${unwanted[@]}"; do
     grep -q "^$p " "$OUT/image/kit.packages" && deps+=("$p")
 done
 [ "${#wanted[@]}" -gt 0 ] && [ -s "$OUT/asked" ] && [ "${#missing[@]}" = 0 ] && [ "${#asked[@]}" = 0 ] &&
-    pass "image: it holds the ${#wanted[@]} student packages of common/mk/debian-packages.txt, and of the ${#unwanted[@]} marked [not in the image] only dependencies of those (${deps[*]:-none})" ||
-    fail "image: its packages (see $OUT/image/kit.packages, $OUT/asked): missing ${missing[*]:-none}; asked for though marked [not in the image]: ${asked[*]:-none}"
+    pass "image: it holds the ${#wanted[@]} student packages of common/mk/debian-packages.txt, and of the ${#unwanted[@]} instructors' and maintainers' only dependencies of those (${deps[*]:-none})" ||
+    fail "image: its packages (see $OUT/image/kit.packages, $OUT/asked): missing ${missing[*]:-none}; asked for though not the students': ${asked[*]:-none}"
 
 # ---- lab 1 in it ----
 if command -v podman >/dev/null && [ "$(id -u)" != 0 ]; then

@@ -4,8 +4,8 @@
 # linter ShellCheck, with sourced files followed (-x). A rule a script must
 # break is disabled in the script itself, on the line before, with the
 # reason beside it (a "disable=SCnnnn # why" directive). Skipped where
-# ShellCheck is not installed (a GPU host); CI installs it
-# (common/mk/debian-packages.txt).
+# ShellCheck is not installed (a GPU host); CI's make test installs it
+# (a maintainer's package of common/mk/debian-packages.txt).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . maintainer/selftest/lib.sh

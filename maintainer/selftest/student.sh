@@ -25,6 +25,13 @@
 #     race's two accesses in the student's file;
 #   - lab 6's baseline without its first synchronize: the failure shows the
 #     backend's own reason, not only "returned -1".
+#   - make deps in the copy installs the students' packages only: each line
+#     of the list has a role, none of the students' starts a service (no
+#     systemd unit or init script where dpkg knows the package), and
+#     ROLE=instructor is refused there;
+#   - make bench without a terminal (a batch job's) prints a line per
+#     measurement with the time left; stopped by a signal, it keeps the
+#     runs so far (bench.partial.csv) and leaves no scratch file.
 # The lines a student would see are kept in build/selftest/student/.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -52,6 +59,29 @@ help=$(cd "$COPY" && make --no-print-directory help)
 kitonly=$(grep -nE 'IMPL=reference|make grade|make release|make test|gpu-host/run selftest' "$COPY"/labs/*/README.md | head -2)
 [ -z "$kitonly" ] && pass "no lab README in the copy names what only the kit has (kit-only text left out)" ||
     fail "lab READMEs in the copy name what the copy lacks: ${kitonly//$COPY\//}"
+
+# make deps on a student's laptop: the list's roles, read in the copy.
+deps_student() {
+    local unmarked students daemons=() p units
+    unmarked=$(awk '!/^#/ && NF && ($2 !~ /^(student|instructor|maintainer)$/ || NF != 2)' "$COPY/common/mk/debian-packages.txt")
+    [ -z "$unmarked" ] && pass "make deps: every package of the list has its role" ||
+        fail "make deps: lines of common/mk/debian-packages.txt without a role: ${unmarked//$'\n'/; }"
+    students=$(cd "$COPY" && common/mk/deps list student)
+    for p in $students; do
+        case $p in slurm* | munge | chromium | similarity-tester | bubblewrap | mmdebstrap | umoci | shellcheck) daemons+=("$p") ;; esac
+        units=$(dpkg -L "$p" 2>/dev/null | grep -E '^/(usr/)?lib/systemd/system/[^/]+\.(service|socket)$|^/etc/init\.d/' || true)
+        [ -z "$units" ] || daemons+=("$p (${units//$'\n'/ })")
+    done
+    [ -n "$students" ] && [ "${#daemons[@]}" = 0 ] &&
+        pass "make deps in the copy: $(wc -w <<<"$students") students' packages, none an instructor's or one that starts a service" ||
+        fail "make deps in the copy would install: ${daemons[*]:-nothing}"
+    (cd "$COPY" && make -n --no-print-directory deps) 2>&1 | grep -qx 'common/mk/deps install student' &&
+        pass "make deps in the copy installs the students' set" || fail "make deps in the copy does not install the students' set: $(cd "$COPY" && make -n deps 2>&1)"
+    ! (cd "$COPY" && make -n --no-print-directory deps ROLE=instructor) >"$OUT/deps-role.log" 2>&1 && grep -q 'your copy needs only make deps' "$OUT/deps-role.log" &&
+        pass "make deps ROLE=instructor in the copy is refused: $(cat "$OUT/deps-role.log")" ||
+        fail "make deps ROLE=instructor in the copy is not refused (see $OUT/deps-role.log)"
+}
+deps_student
 
 # in_copy LOG CMD...: runs CMD in the copy, output in LOG; its status.
 in_copy() {
@@ -267,6 +297,12 @@ play() { # LAB FILE FUNCTION: the student's loop on one lab
     else
         fail "lab $lab: make bench BENCH_QUICK=1 fails (see $log-bench.log)"
     fi
+    # Its log is not a terminal, as a batch job's is not: a line a run, with the time left.
+    if grep -q bench_run_points "$COPY/$dir/bench.sh"; then
+        grep -qE '^  run [0-9]+/[0-9]+ .*, about .* left$' "$log-bench.log" &&
+            pass "lab $lab: make bench without a terminal says each run and the time left: $(grep -m1 -E '^  run [0-9]+/' "$log-bench.log")" ||
+            fail "lab $lab: make bench without a terminal is silent while it measures (see $log-bench.log)"
+    fi
     # (Labs 5 to 7 print their own label, not common/bench/bench_lib.sh's.)
     if grep -q '(skeleton)' "$log-bench.log"; then
         skip "lab $lab: make bench labels the student's own build '(skeleton)' ($dir/bench.sh)"
@@ -286,6 +322,31 @@ hint() {
     line=$(grep -m1 -A3 "^  [A-Z]* .* $test:" "$log.log" | tr '\n' ' ')
     [[ "$line" == *"$text"* ]] && pass "lab $lab: $name: $test's line says '$text': ${line:0:400}" ||
         fail "lab $lab: $name: $test's line lacks '$text' (see $log.log)"
+}
+
+# A batch job's end (SIGTERM; SIGINT alike) during lab 1's full benchmark,
+# once two runs are measured: the runs so far are kept, marked partial, and
+# no scratch file is left (TMPDIR is a folder of the test's own, which must
+# stay empty).
+bench_batch_end() {
+    local log=$OUT/bench-stopped out=$OUT/bench-stopped.d part pid left
+    mkdir -p "$log.tmp"
+    (cd "$COPY" && TMPDIR=$log.tmp BENCH_OUT=$out exec labs/lab1-matmult/bench.sh) >"$log.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 240); do
+        grep -q '^  run 2/' "$log.log" && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.5
+    done
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid"
+    part=$out/bench.partial.csv
+    [ -f "$part" ] && head -n 1 "$part" | grep -q '^# PARTIAL' && [ "$(wc -l <"$part")" -gt 2 ] &&
+        pass "make bench stopped: the runs so far kept, marked partial: $(grep -m1 'stopped after' "$log.log")" ||
+        fail "make bench stopped: no partial CSV of the runs so far (see $log.log)"
+    left=$(find "$log.tmp" "$out" -maxdepth 1 \( -path "$log.tmp/*" -o -name '.scratch.*' \) | tr '\n' ' ')
+    [ -z "$left" ] && pass "make bench stopped: no scratch file left behind" ||
+        fail "make bench stopped: scratch files left: $left"
 }
 
 hints5() { # DIR LOG: lab 5 finished, two mistakes, one at a time
@@ -390,6 +451,7 @@ reason6() {
 
 m_pi
 play 1 matmult.c matmult_nat
+bench_batch_end
 play 5 stencil_cpu.c stencil_region_cpu
 cu_syntax 3 matmult_gpu.cu
 cu_syntax 7 fp_cuda.cu
