@@ -160,6 +160,12 @@ bench_progress() {
     printf '  run %d/%d%s: %s so far, about %s left\n' "$BENCH_DONE" "$1" "${2:+ ($2)}" \
         "$(bench_duration "$spent")" "$(bench_duration $((spent * ($1 - BENCH_DONE) / BENCH_DONE)))"
 }
+# bench_step TOTAL WHAT, after each of a lab's TOTAL measurements that print
+# their own lines on a terminal: the batch job's progress line alone (labs 5
+# to 7, whose runs are whole mpirun or bench programs; from the first step,
+# bench_step_start).
+bench_step_start() { BENCH_DONE=0 BENCH_T0=$(bench_now_ms); }
+bench_step() { [ -t 1 ] || bench_progress "$@"; }
 bench_duration() { # MILLISECONDS, said as "0.4 s", "42 s", "3 min 5 s" or "1 h 20 min"
     local s=$(($1 / 1000))
     if [ "$s" -lt 10 ]; then printf '%d.%d s\n' "$s" $(($1 % 1000 / 100))

@@ -60,7 +60,11 @@ run() {
     fi
     printf '%s\n' "$log" | awk '!/^csv,/'
     printf '%s\n' "$log" | sed -n 's/^csv,//p' >>"$csv"
+    bench_step "$runs" "np=$np $1 $2:$3/$4:$5"
 }
+# the runs below: 1 and 2 ranks, 4 sizes each (1 in quick mode); without a GPU 2 (1)
+if [ "$gpus" -gt 0 ]; then runs=$([ "$BENCH_QUICK" = 1 ] && echo 2 || echo 8); else runs=$([ "$BENCH_QUICK" = 1 ] && echo 1 || echo 2); fi
+bench_step_start
 
 if [ "$gpus" -gt 0 ]; then
     gpu=$(bench_gpu_name)

@@ -74,7 +74,12 @@ run() {
     line=$(printf '%s\n' "$out" | awk -F, -v m="$mode" -v n="$n" '$1 == m && $2 == n { l = $0 } END { print l }')
     [ -n "$line" ] || { printf '%s\n' "$out" >&2; line="$mode,$n,-,-,-,-,-,-,-,-,INVALID (failed)"; }
     echo "$line" >>"$csv"
+    bench_step "$runs" "$mode N=$n"
 }
+count() { echo $#; }
+# shellcheck disable=SC2086 # the sizes are lists of numbers
+runs=$(( $(count $CPU_SIZES) + (gpus >= 1 ? $(count $GPU_SIZES) : 0) + (gpus >= 2 ? 2 * $(count $NCCL_SIZES) : 0) ))
+bench_step_start
 for n in $CPU_SIZES; do run cpu "$n" "$bin/lab7_bench" cpu "$n" "$REPEATS"; done
 if [ "$gpus" -ge 1 ]; then
     for n in $GPU_SIZES; do run gpu "$n" "$bin/lab7_bench" gpu "$n" "$REPEATS"; done
