@@ -33,7 +33,11 @@ class Rules:
 
     def enters(self, folder):
         """May an allowed path lie below folder (an allowed folder, or one
-        on the way to an allowed glob: autograder/ for autograder/runner)?"""
+        on the way to an allowed glob: autograder/ for autograder/runner)?
+        Not one a "!" glob takes out (a lab's solution/): the sandbox's copy
+        would hold it, empty."""
+        if matches(folder, self.deny):
+            return False
         parts = os.path.normpath(folder).split(os.sep)
         return matches(folder, self.allow) or any(
             len(g.split("/")) > len(parts) and

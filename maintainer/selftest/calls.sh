@@ -27,7 +27,6 @@ for conf in autograder/lab[0-9]*/calls.conf; do
         skip "lab $lab call rules: lab $lab was not built in this run (SELFTEST_LABS)"
         continue
     fi
-    name=$(basename "$(cat "$ref/source")")
     if broken=$(checker "$conf" "$ref"/student/*.o) && [ -z "$broken" ]; then
         pass "lab $lab: the reference breaks none of its call rules"
     else
@@ -52,7 +51,7 @@ for conf in autograder/lab[0-9]*/calls.conf; do
             mdir=$OUT/calls/lab$lab/$mname
             rm -rf "$mdir"
             mkdir -p "$mdir/student"
-            cp -r "labs/$name/solution/." "$mdir/student/"
+            cp -r labs/lab"$lab"-*/solution/. "$mdir/student/"
             patch -s -p1 -d "$mdir/student" <"$patch" >"$mdir/patch.log" 2>&1 || { fail "lab $lab $mname: the patch does not apply"; continue; }
             # shellcheck disable=SC2016 # $(STUDENT_OBJS) is make's, expanded by make
             objs=$(make -s --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$mdir" --eval 'print-objs: ; @echo $(STUDENT_OBJS)' print-objs)

@@ -103,6 +103,8 @@ class StudentCopy(unittest.TestCase):
         self.assertFalse(kit.allowed("labsx/a.c"))
         self.assertTrue(kit.enters("autograder"))
         self.assertFalse(kit.enters("maintainer"))
+        self.assertFalse(kit.enters("labs/lab1-matmult/solution"))
+        self.assertTrue(kit.enters("labs/lab1-matmult"))
         self.assertEqual(kit.hidden_tests(), ["autograder/lab*/hidden_*.c"])
         with self.assertRaises(ValueError):  # a list that allows nothing would ship an empty kit
             student_copy.Rules("!labs\n")
