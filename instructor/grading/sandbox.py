@@ -227,7 +227,7 @@ def staged_libraries():
     for the host."""
     env, dirs = {}, set()
     root = os.environ.get("KIT_STAGED_ROOT", "")
-    if os.path.isdir(os.path.join(root, "usr", "bin")):
+    if root and os.path.isdir(os.path.join(root, "usr", "bin")):
         dirs.add(os.path.realpath(root))
         env["PATH"] = f"{os.path.realpath(root)}/usr/bin:{cuda_bin()}:/usr/bin:/bin"
     for var in ("CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "LD_LIBRARY_PATH"):
