@@ -14,6 +14,7 @@ import socket
 import sys
 
 from . import current
+from .report import skipped
 from .results import read_results
 from .util import KIT, Problem, run_capture, write_atomic
 
@@ -64,7 +65,7 @@ def failed(tests):
     """The tests that failed outside the sandbox too: not the grader's doing,
     but the reference's or the host's (kept in lab.json, for the self-test)."""
     return [{"name": t["name"], "points": t["max_score"] - t["score"], "reason": (t["output"] or t["status"])[:300]}
-            for t in tests if t["score"] < t["max_score"] and not t["output"].startswith("SKIP")]
+            for t in tests if t["score"] < t["max_score"] and not skipped(t)]
 
 
 def check(grader, lab, args, gpus):
@@ -119,7 +120,7 @@ def run(grader, lab, key):
         grader.slots.put(slot)
     out = outside(lab, grader.check_env(current.tree_digest(src)), folder)
     return {"key": key, "inside": earned(inside), "outside": earned(out),
-            "awardable": sum(t["max_score"] for t in out if not t["output"].startswith("SKIP")),
+            "awardable": sum(t["max_score"] for t in out if not skipped(t)),
             "lost": compare(inside, out), "failed_outside": failed(out)}
 
 

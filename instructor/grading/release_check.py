@@ -72,6 +72,7 @@ def public_lines(kit, rules):
 # A path into a lab's solution folder (or the reference/ of older kits).
 SOLUTION_PATH = re.compile(rb"(?<![\w-])(solution|reference)/")
 
+
 def skeleton_of(kit, path):
     """The lab folder (labs/labN-*) whose skeleton a secret file replaces."""
     m = re.search(r"lab(\d+)", os.path.relpath(path, kit))
@@ -122,8 +123,9 @@ def findings(copy, secrets):
             rel = os.path.relpath(p, copy)
             # The students' folders never point into the reference (a results
             # file that names solution/ explains the solution's design).
-            if rel.startswith("labs/") and SOLUTION_PATH.search(data):
-                found.append(f"{rel} names {SOLUTION_PATH.search(data).group(0).decode()}")
+            named = SOLUTION_PATH.search(data) if rel.startswith("labs/") else None
+            if named:
+                found.append(f"{rel} names {named.group(0).decode()}")
             for name, (sdata, distinctive) in secrets.items():
                 common = lines & distinctive
                 if data == sdata or (len(sdata) > WHOLE and sdata in data) or len(common) >= SHARED_LINES:

@@ -21,6 +21,12 @@ def cuda_bin():
     return os.path.join(os.environ.get("CUDA_HOME") or "/usr/local/cuda", "bin")
 
 
+def system_path():
+    """The sandbox's PATH (as instructor/sandbox/run's): CUDA's bin, then
+    the system's."""
+    return f"{cuda_bin()}:/usr/bin:/bin"
+
+
 SANDBOX = os.path.join(KIT, "instructor", "sandbox", "run")
 RECORDER = os.path.join(KIT, "instructor", "sandbox", "record.c")
 _compiling = threading.Lock()
@@ -164,7 +170,7 @@ class Sandbox:
         lim = self.limits
         mem = lim.mem_mb + (SANITIZER_RESERVE_MB if sanitized else 0)
         staged_env, staged_dirs = staged_libraries()
-        env = {"PATH": f"{cuda_bin()}:/usr/bin:/bin", **staged_env, "OMP_NUM_THREADS": str(lim.omp_threads()),
+        env = {"PATH": system_path(), **staged_env, "OMP_NUM_THREADS": str(lim.omp_threads()),
                **(env or {})}
         if self.mode == "off":
             # No namespaces (a container that refuses them, such as
@@ -229,7 +235,7 @@ def staged_libraries():
     root = os.environ.get("KIT_STAGED_ROOT", "")
     if root and os.path.isdir(os.path.join(root, "usr", "bin")):
         dirs.add(os.path.realpath(root))
-        env["PATH"] = f"{os.path.realpath(root)}/usr/bin:{cuda_bin()}:/usr/bin:/bin"
+        env["PATH"] = f"{os.path.realpath(root)}/usr/bin:{system_path()}"
     for var in ("CPATH", "LIBRARY_PATH", "PKG_CONFIG_PATH", "LD_LIBRARY_PATH"):
         if os.environ.get(var):
             env[var] = os.environ[var]
