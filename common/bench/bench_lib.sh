@@ -166,6 +166,7 @@ bench_progress() {
 # bench_step_start).
 bench_step_start() { BENCH_DONE=0 BENCH_T0=$(bench_now_ms); }
 bench_step() { [ -t 1 ] || bench_progress "$@"; }
+bench_count() { echo $#; } # WORD...: how many (a list of sizes, say)
 bench_duration() { # MILLISECONDS, said as "0.4 s", "42 s", "3 min 5 s" or "1 h 20 min"
     local s=$(($1 / 1000))
     if [ "$s" -lt 10 ]; then printf '%d.%d s\n' "$s" $(($1 % 1000 / 100))
@@ -185,7 +186,8 @@ bench_run_points() {
     local raw=$1 p line
     shift
     # shellcheck disable=SC2154 # points is the calling script's
-    BENCH_RUNS=$raw BENCH_TOTAL=$((${#points[@]} * REPEATS)) BENCH_T0=$(bench_now_ms)
+    BENCH_RUNS=$raw BENCH_TOTAL=$((${#points[@]} * REPEATS))
+    bench_step_start
     for _ in $(seq "$REPEATS"); do
         for p in "${points[@]}"; do
             # shellcheck disable=SC2086 # a point is its words

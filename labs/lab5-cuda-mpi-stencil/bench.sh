@@ -69,6 +69,8 @@ csv=$BENCH_OUT/bench.csv
 echo "variant,backend,ranks,dimx,dimy,dimz,steps,step_ms,glups,boundary_ms,d2h_ms,exchange_ms,h2d_ms,interior_ms,copy_gbs,kernel_gbs,pingpong_gbs,bibw_gbs,status" >"$csv"
 : >"$BENCH_OUT/goals.txt"
 read -r dx dy dz <<<"$size"
+# shellcheck disable=SC2086 # ranks is a list of numbers
+runs=$(bench_count $ranks)
 bench_step_start
 for np in $ranks; do
     echo "== $((np - 1)) compute ranks (mpirun -np $np), $size, $steps steps, $backend backend"
@@ -84,8 +86,7 @@ for np in $ranks; do
     fi
     cat "$BENCH_OUT/run-$np.log"
     awk -v np="$np" '/^goal/ { print "np=" np ": " $0 }' "$BENCH_OUT/run-$np.log" >>"$BENCH_OUT/goals.txt"
-    # shellcheck disable=SC2086 # ranks is a list of numbers
-    bench_step "$(set -- $ranks; echo $#)" "np=$np"
+    bench_step "$runs" "np=$np"
 done
 echo "== goals (right results only)"
 bench_goals <"$BENCH_OUT/goals.txt"

@@ -76,9 +76,8 @@ run() {
     echo "$line" >>"$csv"
     bench_step "$runs" "$mode N=$n"
 }
-count() { echo $#; }
 # shellcheck disable=SC2086 # the sizes are lists of numbers
-runs=$(( $(count $CPU_SIZES) + (gpus >= 1 ? $(count $GPU_SIZES) : 0) + (gpus >= 2 ? 2 * $(count $NCCL_SIZES) : 0) ))
+runs=$(( $(bench_count $CPU_SIZES) + (gpus >= 1 ? $(bench_count $GPU_SIZES) : 0) + (gpus >= 2 ? 2 * $(bench_count $NCCL_SIZES) : 0) ))
 bench_step_start
 for n in $CPU_SIZES; do run cpu "$n" "$bin/lab7_bench" cpu "$n" "$REPEATS"; done
 if [ "$gpus" -ge 1 ]; then
