@@ -1,4 +1,4 @@
-"""The call rules of a lab (autograder/labN/calls.conf), checked in the
+"""The call rules of a lab (labs/labN-name/tests/calls.conf), checked in the
 student's compiled objects by `make check` (common/mk/lab.mk) and by the
 instructors' class grading: calls.py reads the rules and names the tests
 that fail, elf.py reads the objects' symbols and relocations."""

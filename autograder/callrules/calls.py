@@ -1,4 +1,4 @@
-"""The call rules of a lab: autograder/labN/calls.conf says, per function
+"""The call rules of a lab: labs/labN-name/tests/calls.conf says, per function
 the student writes, which calls it may not make and which it must make;
 this finds the calls in the student's compiled objects (elf.CallGraph:
 directly, or through any other function of the submission) and names the

@@ -1,5 +1,5 @@
 # The CUDA stream perturber of chaos schedules (cuda_stream_chaos.cu): a
-# GPU lab's autograder/labN/tests.mk includes this, adds CUDA_CHAOS_SRCS to
+# GPU lab's labs/labN-name/tests/tests.mk includes this, adds CUDA_CHAOS_SRCS to
 # the test binary's sources (TEST_SRCS) and to its checker programs'
 # <program>_SRCS, and CUDA_CHAOS_LDFLAGS to their links (TEST_LD,
 # <program>_LDFLAGS). Outside chaos (no AG_CHAOS_SEED) it only passes the

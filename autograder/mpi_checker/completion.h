@@ -1,4 +1,4 @@
-/* The kit's checker programs (autograder/labN/mpi/, lab 6's stress test):
+/* The kit's checker programs (labs/labN-name/tests/mpi/, lab 6's stress test):
  * the report that a run's checks were done.
  *
  * ag_run_mpi and ag_run_program (autograder/runner/launch.c) pass a run only when

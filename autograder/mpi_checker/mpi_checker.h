@@ -1,4 +1,4 @@
-/* The kit's MPI checker programs (autograder/labN/mpi/, labs 4-7): the one
+/* The kit's MPI checker programs (labs/labN-name/tests/mpi/, labs 4-7): the one
  * layer under all of them that ends a run that went wrong, and reports one
  * that went right.
  *

@@ -1,5 +1,6 @@
 """autograder/perf/timed.conf: per lab, the timed entries (name, threads,
-the tests that must pass first, the harness and its arguments), the size
+the tests that must pass first, the harness in the lab's tests/perf/ and
+its arguments), the size
 {N_BEYOND_LLC} in those arguments, and the command that links a harness
 with a build's student objects."""
 import glob
@@ -47,13 +48,15 @@ def entries(lab, conf=TIMED_CONF, cache_bytes=None):
 
 
 def link_cmd(harness, device, kit, lab_dir, objects, common_lib, cflags, ldlibs, out):
-    """gcc linking HARNESS (autograder/perf/HARNESS.c) with the student's
-    objects (for a device case, only those built from .cu files: the
-    caller's choice) into out. cflags: the lab's own (CUDA's headers; lab
+    """gcc linking HARNESS (the lab's tests/perf/HARNESS.c, on the kit's
+    autograder/perf/perf_harness.c) with the student's objects (for a
+    device case, only those built from .cu files: the caller's choice)
+    into out. cflags: the lab's own (CUDA's headers; lab
     4's -ffp-contract=off, which its harness's bit-for-bit check needs as
     much as the lab does). lab_dir: the lab's folder under labs/."""
     perf = f"{kit}/autograder/perf"
-    sources = [f"{perf}/{harness}.c", f"{perf}/perf_harness.c"] + ([f"{perf}/perf_device.c"] if device else [])
+    sources = [f"{kit}/labs/{lab_dir}/tests/perf/{harness}.c", f"{perf}/perf_harness.c"]
+    sources += [f"{perf}/perf_device.c"] if device else []
     return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", *cflags, f"-I{kit}/labs/{lab_dir}", f"-I{kit}/common", f"-I{perf}", "-o", out, *sources, *objects, common_lib, *ldlibs, "-lm"]
 
 

@@ -1,4 +1,4 @@
-/* The runner's reading of a lab's call rules (autograder/labN/calls.conf,
+/* The runner's reading of a lab's call rules (labs/labN-name/tests/calls.conf,
  * checked in the student's objects before the run by
  * autograder/callrules/calls.py). Internal to the grader. */
 #ifndef KIT_GRADER_CALL_RULES_H

@@ -13,7 +13,7 @@
  *   while it is set, and draws its choices from N alone, so that a seed
  *   replays the same choices.
  *
- * Which tests, and how many seeds: autograder/labN/chaos.conf (lines
+ * Which tests, and how many seeds: labs/labN-name/tests/chaos.conf (lines
  * 'TESTGLOB SEEDS', '#' comments), which make passes as AG_CHAOS_CONF
  * (runner.h says how the runner uses it).
  *

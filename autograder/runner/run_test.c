@@ -219,7 +219,7 @@ static double run_case(const ag_spec *sp, double limit, ag_result *out)
 
 /* How many runs a conf of lines 'GLOB RUNS' ('#' comments) gives test
  * name, the most of the lines that match it; 0 when it names none.
- * AG_REPEAT_CONF (autograder/labN/repeat.conf, the tests that a race can
+ * AG_REPEAT_CONF (labs/labN-name/tests/repeat.conf, the tests that a race can
  * pass by luck: how many more runs) and AG_CHAOS_CONF (chaos.conf, the
  * tests whose answer depends on ordering: how many chaos seeds). */
 static int conf_runs(const char *conf, const char *name)

@@ -27,7 +27,7 @@
  *                     each needs ("(needs 2 GPUs)"; what a scheduler's job asks
  *                     for: autograder/sched/gpus)
  * AG_CALL_VIOLATIONS=FILE fails, unrun, the tests its lines name (the lab's
- * call rules, autograder/labN/calls.conf; make check writes FILE), each
+ * call rules, labs/labN-name/tests/calls.conf; make check writes FILE), each
  * rule's message in full once. A test that needs more GPUs than there are
  * is skipped first, whatever its call rules say.
  * The tests run one at a time, in the order registered, each line printed
@@ -35,12 +35,12 @@
  * skipped need (a GPU: with the way to one, make check SCHED=...), and
  * last Check's summary line, in Check's format, which counts the lines of
  * the tests that ran (a skip is not a check), not points.
- * AG_REPEAT_CONF=FILE (make check: autograder/labN/repeat.conf, the tests
+ * AG_REPEAT_CONF=FILE (make check: labs/labN-name/tests/repeat.conf, the tests
  * that a race can pass by luck): such a test that passed runs that many
  * more times and fails if one run fails; one that failed runs once more
  * with one OpenMP thread; either says "results differ between runs: a
  * data race?". (Grading repeats them itself: instructor/grading/repeat.py.)
- * AG_CHAOS_CONF=FILE (make check and grading: autograder/labN/chaos.conf,
+ * AG_CHAOS_CONF=FILE (make check and grading: labs/labN-name/tests/chaos.conf,
  * the tests whose answer depends on ordering, 'GLOB SEEDS' a line): such a
  * test that passed (and its repeats) runs again under chaos seeds
  * (chaos.h: AG_CHAOS_SEED in the run's environment), and fails at the

@@ -23,13 +23,13 @@
 #   SANDBOX_RANKS, SANDBOX_THREADS, SANDBOX_MEM_MB  what the grading sandbox
 #                   must allow the lab's largest test (defaults below)
 #   and the lab's own `bench` and `demo` targets.
-# Its tests' autograder/labN/tests.mk (where the tests need more than the
+# Its tests' labs/labN-name/tests/tests.mk (where the tests need more than the
 # test binary), included after it, sets:
 #   TEST_PROGRAMS   programs the tests run, built as DRIVERS are, with
 #                   <program>_SRCS and <program>_LDFLAGS (an MPI checker
 #                   program's: CHECKER_MPI_SRCS and CHECKER_MPI_LDFLAGS,
 #                   autograder/mpi_checker/checker.mk)
-#   TEST_SRCS       the test sources (default: autograder/labN/*.c)
+#   TEST_SRCS       the test sources (default: labs/labN-name/tests/*.c)
 #   TEST_STUDENT_OBJS, TEST_LD (the test binary's student objects and linker:
 #                   default all of them and LAB_LD),
 #   EXTRA_TARGETS += test programs with rules of their own
@@ -44,7 +44,7 @@ $(error there is no lab $(LAB): labs/ holds $(notdir $(wildcard labs/lab*)))
 endif
 LAB_NAME := $(notdir $(LAB_DIR))
 REF_DIR  := labs/$(LAB_NAME)/solution
-TEST_DIR := autograder/lab$(LAB)
+TEST_DIR := $(LAB_DIR)/tests
 BUILD    ?= build/lab$(LAB)
 KIT_BUILD ?= build/kit/lab$(LAB)
 # The architectures the .cu objects were built for (below; a lab.mk's own
@@ -95,7 +95,7 @@ GIVEN_DIR := .kit
 GIVEN_SUMS := $(wildcard $(GIVEN_DIR)/given.sha256)
 ifneq ($(GIVEN_SUMS),)
 ifneq ($(filter all check,$(MAKECMDGOALS)),)
-GIVEN_CHANGED := $(shell awk '$$2 ~ "^($(LAB_DIR)/|common/|autograder/|Makefile$$)" && $$2 !~ "^autograder/lab[0-9]+/" || $$2 ~ "^$(TEST_DIR)/"' \
+GIVEN_CHANGED := $(shell awk '$$2 ~ "^($(LAB_DIR)/|common/|autograder/|Makefile$$)"' \
     $(GIVEN_SUMS) | sha256sum --quiet -c 2>/dev/null | sed -n 's/: FAILED.*//p')
 endif
 endif
@@ -294,7 +294,7 @@ $(BUILD)/$(1): $(STUDENT_OBJS) $(call kit_obj,$($(1)_SRCS)) $(COMMON_LIB)
 endef
 $(foreach d,$(DRIVERS),$(eval $(call driver_rule,$(d))))
 
-# The call rules (autograder/labN/calls.conf: calls a student function may
+# The call rules (labs/labN-name/tests/calls.conf: calls a student function may
 # not make or must make) are checked in the student's objects first; the
 # tests of a function that breaks one fail with the reason. The class's
 # grading checks them itself, outside the sandbox, and passes CALL_VIOLATIONS=FILE.

@@ -34,4 +34,4 @@ apt-get install -y --no-install-recommends $base $extra
 instructor/grade --prepare /autograder/prepared --cpu-only --no-perf "$LAB"
 # The reference and the hidden tests: for root (the grader) only.
 chmod -R go-rwx labs/*/solution
-chmod go-rwx autograder/lab*/hidden_*.c 2>/dev/null || true
+chmod go-rwx labs/*/tests/hidden_*.c 2>/dev/null || true

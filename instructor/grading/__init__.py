@@ -16,7 +16,7 @@ Running a submission
     sandbox         running one command of a submission confined
     seccomp         the sandbox's seccomp filter (the calls that fail with EPERM)
     watch           watching the runner's results folder for tampering (inotify)
-    repeat          tests a race can pass by luck, run again (autograder/labN/repeat.conf)
+    repeat          tests a race can pass by luck, run again (labs/labN-name/tests/repeat.conf)
     chaos_key       the key of a submission's chaos seeds: its files and the grading folder's secret
     perf            performance points: the student's function timed against the reference's
     perf_rounds     how many alternating rounds a performance entry is timed for, and its points

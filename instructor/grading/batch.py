@@ -182,7 +182,7 @@ class Grader:
         return env
 
     def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs, record=None):
-        """The passed tests that autograder/labN/repeat.conf names, run again
+        """The passed tests that labs/labN-name/tests/repeat.conf names, run again
         alone (grading/repeat.py); returns the review flags of those whose
         runs disagree (their points withheld)."""
         flags, notes = [], []

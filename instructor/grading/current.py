@@ -7,7 +7,7 @@ import ctypes
 import hashlib
 import os
 
-from .util import KIT
+from .util import KIT, lab_tests_dir
 
 
 def tree_digest(folder):
@@ -65,7 +65,7 @@ def parts(lab, args, test_list, gpus):
     from .perf import PERF_CONF
     conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
     return {
-        "tests": tree_digest(os.path.join(KIT, "autograder", f"lab{lab}")),
+        "tests": tree_digest(lab_tests_dir(lab)),
         "points": text_digest(repr([(t["name"], t["points"], t["hidden"], t["gpu"]) for t in test_list])),
         "perf.conf": "off (--no-perf)" if args.no_perf else text_digest(perf_lines(lab, conf)),
         "time limits": f"{args.wall} s tests, {args.build_wall} s build",
@@ -73,7 +73,7 @@ def parts(lab, args, test_list, gpus):
     }
 
 
-WHY = {"tests": "the lab's tests (autograder/labN)", "points": "the tests' points",
+WHY = {"tests": "the lab's tests (labs/labN-name/tests)", "points": "the tests' points",
        "perf.conf": "performance points (perf.conf, --no-perf)", "time limits": "the time limits (--wall, --build-wall)",
        "GPUs": "the host's GPU count"}
 

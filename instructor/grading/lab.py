@@ -15,7 +15,7 @@ from callrules.elf import ObjectFile
 from .perf import perf_config
 from .repeat import read_conf as read_repeat
 from .sandbox import Limits
-from .util import KIT, make_var, run_capture
+from .util import KIT, lab_tests_dir, make_var, run_capture
 
 
 def parse_test_list(text):
@@ -48,7 +48,7 @@ class Lab:
         self.ref_build = os.path.join(self.work, "reference")
         self.perf = perf_config(num) if not args.no_perf else []
         self.repeat = read_repeat(num)  # tests a race may pass by luck: run again (grading/repeat.py)
-        calls = os.path.join(KIT, "autograder", f"lab{num}", "calls.conf")
+        calls = os.path.join(lab_tests_dir(num), "calls.conf")
         self.calls_conf = calls if os.path.exists(calls) else None
 
     def prepare(self):
@@ -75,7 +75,7 @@ class Lab:
         given code and the kit's common code, the performance entries."""
         from .current import tree_digest
         parts = [tree_digest(os.path.join(KIT, d)) for d in
-                 (f"autograder/lab{self.num}", f"labs/{self.name}", "common",
+                 (f"labs/{self.name}", "common",
                   "instructor/perf", "autograder/perf")]
         return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
 

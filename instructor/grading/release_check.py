@@ -62,7 +62,7 @@ def given_sources(kit):
 def public_lines(kit, rules):
     """The lines of what students get anyway (the module's doc says what)."""
     shared = set()
-    for p in (glob.glob(f"{kit}/common/**/*", recursive=True) + glob.glob(f"{kit}/autograder/lab*/**/*", recursive=True)
+    for p in (glob.glob(f"{kit}/common/**/*", recursive=True) + glob.glob(f"{kit}/labs/*/tests/**/*", recursive=True)
               + glob.glob(f"{kit}/labs/**/*.h", recursive=True) + list(given_sources(kit))):
         if os.path.isfile(p) and rules.allowed(os.path.relpath(p, kit)):
             shared |= file_lines(p)
@@ -89,7 +89,7 @@ def secret_files(kit):
     shared = public_lines(kit, student_copy.rules(os.path.join(kit, "instructor", "student-copy")))
     secrets = {}
     for path in (glob.glob(f"{kit}/labs/*/solution/**/*", recursive=True)
-                 + glob.glob(f"{kit}/autograder/lab*/hidden_*.c")):
+                 + glob.glob(f"{kit}/labs/*/tests/hidden_*.c")):
         # A lab's measurements (labs/labN-*/solution/results/) are not solution
         # code: the students' README may quote the same figures.
         if not os.path.isfile(path) or "/results/" in path:

@@ -1,4 +1,4 @@
-"""Tests that a race can pass by luck, run again: autograder/labN/repeat.conf
+"""Tests that a race can pass by luck, run again: labs/labN-name/tests/repeat.conf
 names them (a test-name glob and how many more runs, one a line, '#'
 comments). A test that passed is run that many more times alone (the
 runner's --only), in the same sandbox; if any run fails, its points are
@@ -10,12 +10,12 @@ import fnmatch
 import json
 import os
 
-from .util import KIT
+from .util import lab_tests_dir
 
 
 def read_conf(num):
     """[(test glob, more runs)] of lab num (none without a repeat.conf)."""
-    path = os.path.join(KIT, "autograder", f"lab{num}", "repeat.conf")
+    path = os.path.join(lab_tests_dir(num), "repeat.conf")
     rules = []
     if not os.path.exists(path):
         return rules

@@ -1,5 +1,6 @@
 """Small pieces every module of the grader shares: where the kit is, the
 statuses a submission can end with, atomic writes, capped command output."""
+import glob
 import hashlib
 import os
 import signal
@@ -128,3 +129,17 @@ def make_var(lab, name):
     # a host without GCC's offloading)
     lines = out.stdout.strip().splitlines()
     return lines[-1] if lines else ""
+
+
+def lab_dir(lab):
+    """Lab N's folder, labs/labN-name (all of the lab: its skeleton,
+    solution/, tests/, mutants/)."""
+    found = sorted(glob.glob(os.path.join(KIT, "labs", f"lab{lab}-*")))
+    if not found:
+        sys.exit(f"grade: there is no lab {lab} in {os.path.join(KIT, 'labs')}")
+    return found[0]
+
+
+def lab_tests_dir(lab):
+    """Lab N's tests: labs/labN-name/tests (hidden ones included)."""
+    return os.path.join(lab_dir(lab), "tests")

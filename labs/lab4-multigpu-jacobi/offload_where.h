@@ -11,7 +11,7 @@
 #define LAB4_OFFLOAD_WHERE_H
 
 /* 1 if a target region runs on a device, 0 if on the host (and -1 where
- * the tests could not load the stage: autograder/lab4/offload_loader.c). Starts the
+ * the tests could not load the stage: labs/lab4-multigpu-jacobi/tests/offload_loader.c). Starts the
  * offload runtime (and with it CUDA): call it in a process that does not
  * fork afterwards. */
 int offload_runs_on_device(void);

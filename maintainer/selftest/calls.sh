@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of the call rules (run by make test, after the labs' part): for
-# every lab with an autograder/labN/calls.conf, the reference breaks no rule,
+# every lab with an labs/labN-name/tests/calls.conf, the reference breaks no rule,
 # and each calls_* mutant (labs/labN-*/mutants/calls_*.patch) breaks a
 # rule, and passes, when the rules are off, every test its broken rules
 # fail (its numbers are right: only the rule costs it those tests; the labs'
@@ -19,8 +19,8 @@ checker() { # conf objects...: the broken rules' lines
     PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m callrules.calls "$@"
 }
 
-for conf in autograder/lab[0-9]*/calls.conf; do
-    lab=${conf#autograder/lab}
+for conf in labs/lab[0-9]*-*/tests/calls.conf; do
+    lab=${conf#labs/lab}
     lab=${lab%%/*}
     ref=$OUT/lab$lab/reference
     if [ ! -x "$ref/test_lab$lab" ]; then

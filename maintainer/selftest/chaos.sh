@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of chaos schedules (autograder/runner/chaos.h), on
-# lab 2's mandel_known_values (in autograder/lab2/chaos.conf), CPU only:
+# lab 2's mandel_known_values (in labs/lab2-openmp/tests/chaos.conf), CPU only:
 #   - a mandel that fails only on 5 threads or more (drawn under chaos,
 #     never on a quiet run's 1 and 3) passes with CHAOS=0, and fails under
 #     chaos with "under chaos seed N (replay: make check LAB=2

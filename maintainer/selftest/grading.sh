@@ -95,7 +95,7 @@ big=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -size +65M -
 [ -z "$big" ] && pass "no file over the 64 MiB file-size limit in the grader's output" || fail "files over 64 MiB: $big"
 leftovers=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -name '*.tmp.*' -print 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
-grep -q 'Hidden tests: not visible here' "$WORK/kit/autograder/lab1/hidden_lab1.c" &&
+grep -q 'Hidden tests: not visible here' "$WORK/kit/labs/lab1-matmult/tests/hidden_lab1.c" &&
     ! compgen -G "$WORK/kit/labs/*/solution" >/dev/null && ! compgen -G "$WORK/kit/labs/*/mutants" >/dev/null &&
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"

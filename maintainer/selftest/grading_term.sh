@@ -332,7 +332,7 @@ patch -s -d "$l2/blocks" -p1 <labs/lab2-openmp/mutants/gs_omp_wavefront_blocks.p
 # lucky: a race that passed by luck in the first run and shows when the
 # test runs again, made certain: jacobi_omp_v2 is the reference's, with
 # twice the tolerance when the runner runs one test alone (--only, as the
-# grader's reruns of autograder/lab2/repeat.conf do). A real race (the
+# grader's reruns of labs/lab2-openmp/tests/repeat.conf do). A real race (the
 # mutant v2_shared_accumulator) passes 1 run in 4 to 5 here, so its grade
 # over repeated gradings would be a matter of luck too.
 mkdir -p "$l2/lucky"
@@ -373,7 +373,7 @@ fi
 # --- Lab 2: a race passed by luck gets the same grade on every run --------
 # repeat.conf's reruns withhold tolerance_stop_omp's points and mark the
 # record for review, every time: the first grading above, then two more.
-more=$(awk '$1 == "tolerance_stop_omp" { print $2 }' autograder/lab2/repeat.conf)
+more=$(awk '$1 == "tolerance_stop_omp" { print $2 }' labs/lab2-openmp/tests/repeat.conf)
 runs=$((${more:-0} + 1))
 tol=$(col "$gb" reference tolerance_stop_omp)
 # total/points:1 when the review column says it was withheld

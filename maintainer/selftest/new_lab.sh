@@ -38,8 +38,7 @@ else
 fi
 
 # The recipe: the lab's folders ...
-cp -r maintainer/selftest/lab-template/labs \
-    maintainer/selftest/lab-template/autograder "$K/"
+cp -r maintainer/selftest/lab-template/labs "$K/"
 # ... one row in README.md's labs table, one line in bench_refusal.sh's
 # cases (each after lab 7's) ...
 # shellcheck disable=SC2016 # the backquotes are Markdown's
@@ -93,7 +92,7 @@ fi
 copy=$S/release/kit-student
 if ! (cd "$K" && instructor/release "$copy") >"$S/release.log" 2>&1; then
     fail "new lab: make release fails with lab 8 added (see $S/release.log)"
-elif ! [ -f "$copy/labs/lab8-axpy/axpy.c" ] || ! [ -f "$copy/autograder/lab8/test_lab8.c" ] ||
+elif ! [ -f "$copy/labs/lab8-axpy/axpy.c" ] || ! [ -f "$copy/labs/lab8-axpy/tests/test_lab8.c" ] ||
     [ -e "$copy/labs/lab8-axpy/solution" ] || [ -e "$copy/labs/lab8-axpy/mutants" ]; then
     fail "new lab: the student copy does not hold lab 8's skeleton and tests without its reference and mutants"
 elif ! cmp -s "$copy/labs/lab8-axpy/axpy.c" maintainer/selftest/lab-template/labs/lab8-axpy/axpy.c; then

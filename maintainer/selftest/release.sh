@@ -30,7 +30,7 @@ listing=$(tar -tzf "$COPY.tar.gz")
 # reference solutions, the mutants and the hidden tests.)
 bad=$(printf '%s\n' "$listing" | sed 's|^[^/]*/||' | grep -v '/$' | grep -vx README.md |
     PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | head -5)
-withheld=$(printf 'labs/lab1-matmult/solution/matmult.c\nlabs/lab1-matmult/mutants/x.patch\nautograder/lab1/hidden_x.c\nCONTRIBUTING.md\n' |
+withheld=$(printf 'labs/lab1-matmult/solution/matmult.c\nlabs/lab1-matmult/mutants/x.patch\nlabs/lab1-matmult/tests/hidden_x.c\nCONTRIBUTING.md\n' |
     PYTHONPATH=instructor:autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m grading.student_copy --withheld | wc -l)
 [ "$withheld" = 4 ] || fail "instructor/student-copy lets the reference, the mutants, the hidden tests or CONTRIBUTING.md through"
 [ -z "$bad" ] && pass "the copy and its archive hold only what instructor/student-copy allows" ||
@@ -237,7 +237,7 @@ done
 
 # The hidden tests' names stay the instructors': none in the copy's call
 # rules or chaos lists.
-named=$(grep -l 'hidden_' "$COPY"/autograder/lab*/*.conf 2>/dev/null | head -3)
+named=$(grep -l 'hidden_' "$COPY"/labs/*/tests/*.conf 2>/dev/null | head -3)
 [ -z "$named" ] && pass "the copy's calls.conf and chaos.conf name no hidden test" ||
     fail "hidden tests named in the copy's ${named//$COPY\//}"
 

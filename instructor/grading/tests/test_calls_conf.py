@@ -15,15 +15,16 @@ from grading.util import KIT
 
 class LabCallRules(unittest.TestCase):
     def test_every_lab(self):
-        confs = sorted(glob.glob(os.path.join(KIT, "autograder", "lab*", "calls.conf")))
+        confs = sorted(glob.glob(os.path.join(KIT, "labs", "lab*-*", "tests", "calls.conf")))
         self.assertGreaterEqual(len(confs), 4)
         for conf in confs:
-            lab = os.path.basename(os.path.dirname(conf))
+            labdir = os.path.dirname(os.path.dirname(conf))
+            lab = os.path.basename(labdir)
             with self.subTest(lab=lab):
                 with open(conf) as f:
                     rules = calls.parse(f.read(), conf)
                 headers = ""
-                for h in glob.glob(os.path.join(KIT, "labs", lab + "-*", "*.h")):
+                for h in glob.glob(os.path.join(labdir, "*.h")):
                     with open(h) as f:
                         headers += f.read()
                 declared = set(re.findall(r"\b(\w+)\s*\(", headers))
@@ -31,7 +32,6 @@ class LabCallRules(unittest.TestCase):
                 # the lab's LAB_KIT_SRCS, never in a student's objects) may
                 # match a glob and need no tests line.
                 given = set(re.findall(r"static\s+inline\s+[\w \*]*?\b(\w+)\s*\(", headers))
-                labdir = glob.glob(os.path.join(KIT, "labs", lab + "-*"))[0]
                 with open(os.path.join(labdir, "lab.mk")) as f:
                     kit_srcs = re.findall(r"\$\(LAB_DIR\)/(\w+\.(?:cu|c))\b", "".join(
                         line for line in f if line.startswith("LAB_KIT_SRCS")))

@@ -1,5 +1,5 @@
-"""The GPU labs' performance harnesses (autograder/perf/lab3_gpu5.c,
-lab4_gpu3.c) and the device protocol of perf_harness.c, on a machine
+"""The GPU labs' performance harnesses (lab3_gpu5.c, lab4_gpu3.c in their
+labs' tests/perf/) and the device protocol of perf_harness.c, on a machine
 without a GPU: each harness is linked with a pretend device
 (autograder/perf/tests/fake_device.c) that does the CUDA calls and the
 kernels on the CPU, and that can plant one error. The harness must time a
@@ -18,7 +18,7 @@ PERF = os.path.join(KIT, "autograder", "perf")
 
 def build(harness, lab_dir, out):
     cmd = ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", "-ffp-contract=off", f"-I{CUDA}/include",
-           f"-I{KIT}/labs/{lab_dir}", f"-I{KIT}/common", f"-I{PERF}", "-o", out, f"{PERF}/{harness}.c",
+           f"-I{KIT}/labs/{lab_dir}", f"-I{KIT}/common", f"-I{PERF}", "-o", out, f"{KIT}/labs/{lab_dir}/tests/perf/{harness}.c",
            f"{PERF}/perf_harness.c", f"{PERF}/tests/fake_device.c", f"{KIT}/common/poisson.c",
            f"{KIT}/common/random.c", "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)

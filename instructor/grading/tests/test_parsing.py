@@ -93,29 +93,29 @@ class CallsConf(unittest.TestCase):
 
 class StudentCopy(unittest.TestCase):
     def test_globs_folders_and_exceptions(self):
-        kit = student_copy.Rules("# c\nlabs\nautograder/lab*\n\n  !autograder/lab*/hidden_*.c  \n!labs/*/solution\n")
-        self.assertEqual((kit.allow, kit.deny), (["labs", "autograder/lab*"],
-                                                 ["autograder/lab*/hidden_*.c", "labs/*/solution"]))
+        kit = student_copy.Rules("# c\nlabs\nautograder/runner\n\n  !labs/*/tests/hidden_*.c  \n!labs/*/solution\n")
+        self.assertEqual((kit.allow, kit.deny), (["labs", "autograder/runner"],
+                                                 ["labs/*/tests/hidden_*.c", "labs/*/solution"]))
         self.assertTrue(kit.allowed("labs/lab1-matmult/matmult.c"))
-        self.assertTrue(kit.allowed("autograder/lab2/test_lab2.c"))
-        self.assertFalse(kit.allowed("autograder/lab2/hidden_lab2.c"))
+        self.assertTrue(kit.allowed("labs/lab2-openmp/tests/test_lab2.c"))
+        self.assertFalse(kit.allowed("labs/lab2-openmp/tests/hidden_lab2.c"))
         self.assertFalse(kit.allowed("labs/lab1-matmult/solution/matmult.c"))
         self.assertFalse(kit.allowed("labsx/a.c"))
         self.assertTrue(kit.enters("autograder"))
         self.assertFalse(kit.enters("maintainer"))
         self.assertFalse(kit.enters("labs/lab1-matmult/solution"))
         self.assertTrue(kit.enters("labs/lab1-matmult"))
-        self.assertEqual(kit.hidden_tests(), ["autograder/lab*/hidden_*.c"])
+        self.assertEqual(kit.hidden_tests(), ["labs/*/tests/hidden_*.c"])
         with self.assertRaises(ValueError):  # a list that allows nothing would ship an empty kit
             student_copy.Rules("!labs\n")
 
     def test_the_kits_list(self):
         kit = student_copy.rules()
         for path in ("labs/lab1-matmult/solution/matmult.c", "labs/lab1-matmult/mutants/x.patch", "instructor/grade",
-                     "instructor/INSTRUCTORS.md", "autograder/lab1/hidden_lab1.c", "README.md",
+                     "instructor/INSTRUCTORS.md", "labs/lab1-matmult/tests/hidden_lab1.c", "README.md",
                      "CONTRIBUTING.md", "datasets/README.md", "autograder/gpu-host/run"):
             self.assertFalse(kit.allowed(path), path)
-        for path in ("autograder/callrules/calls.py", "autograder/lab1/calls.conf", "labs/lab1-matmult/matmult.c",
+        for path in ("autograder/callrules/calls.py", "labs/lab1-matmult/tests/calls.conf", "labs/lab1-matmult/matmult.c",
                      "autograder/runner/runner.c", "STUDENTS.md", "Makefile", "common/mk/lab.mk"):
             self.assertTrue(kit.allowed(path), path)
 

@@ -122,7 +122,7 @@ END_TEST
 
 /* The assignment's loop schedule is schedule(runtime), so that OMP_SCHEDULE
  * picks it in each run of the driver. A run cannot tell which schedule
- * a loop used, so the call rule of autograder/lab2/calls.conf decides
+ * a loop used, so the call rule of labs/lab2-openmp/tests/calls.conf decides
  * (mandel must make the runtime-schedule loop's calls) and fails this test
  * without; here only the image is checked, under a runtime schedule. */
 START_TEST(mandel_schedule_runtime)

@@ -403,7 +403,7 @@ static const ag_launch taskqueue_27_threads[] = {
  * acquire reads, the lock taken with acquire and freed with release), as
  * the code asks for them: on x86 a relaxed order runs like the right one,
  * and ThreadSanitizer misses a lock taken with a relaxed compare-and-swap
- * (autograder/lab6/orders/). */
+ * (labs/lab6-halo-taskqueue/tests/orders/). */
 static const ag_launch taskqueue_memory_orders[] = {
     {"lab6_tq_orders", 0, "", 30},
     {NULL},

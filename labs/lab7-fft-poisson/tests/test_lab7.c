@@ -525,7 +525,7 @@ START_TEST(radiator_direct)
 }
 END_TEST
 
-/* ---- stage 4: pencils over MPI (autograder/lab7/mpi/lab7_mpi_check.c) ---- */
+/* ---- stage 4: pencils over MPI (labs/lab7-fft-poisson/tests/mpi/lab7_mpi_check.c) ---- */
 
 /* Each run: the transposes on a global-index code, element by element
  * and back to the start, then fp_solve_mpi against fp_solve_serial to

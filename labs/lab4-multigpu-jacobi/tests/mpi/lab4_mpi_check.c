@@ -1,5 +1,5 @@
 /* Lab 4's MPI test program, run by the Check suite under mpirun (see
- * autograder/lab4/test_lab4.c); MPI does not survive Check's fork, so the
+ * labs/lab4-multigpu-jacobi/tests/test_lab4.c); MPI does not survive Check's fork, so the
  * ranks run here and the suite judges the exit status and the output.
  *
  *   lab4_mpi_check cpu  N S...    the kit's z-split and gather (decomp.h,
