@@ -1,12 +1,11 @@
-/* Lab 5's wave kernel against its bound, one GPU, variant by variant
- * (issue 41: the tiled reference reached 84-85 % of the copy on an H100 and
- * 72-77 % on an H200).
+/* Lab 5's wave kernel against its bound, one GPU, variant by variant: which
+ * kernel the reference should use (MEASURED.md has the figures).
  *
- *   lab5_kernel_variants [ROUNDS]        (default 25)
+ *   kernel_variants [ROUNDS]        (default 25)
  *
  * Built from the kit's root (nvcc compiles it on a machine without a GPU):
  *   nvcc -O3 -fmad=false -arch=sm_90 -std=c++17 -Icommon -Ilabs/lab5-cuda-mpi-stencil \
- *        maintainer/gpu-host/lab5_kernel_variants.cu -o build/lab5_kernel_variants
+ *        labs/lab5-cuda-mpi-stencil/measured/kernel_variants.cu -o build/kernel_variants
  *
  * It includes the reference's stencil_gpu.cu, so the kernels timed are the
  * reference's own: launch_kernel (the tiled kernel; this file builds it
@@ -33,7 +32,7 @@
 #include <string.h>
 #include <vector>
 
-#include "../../labs/lab5-cuda-mpi-stencil/solution/stencil_gpu.cu"
+#include "../solution/stencil_gpu.cu"
 
 typedef void (*launcher)(float *, const float *, const float *, const float *, int, int, int, cudaStream_t);
 
@@ -227,8 +226,8 @@ static int slab(int S, int rounds, int sms)
 
 int main(int argc, char **argv)
 {
-    /* line by line: its one run on an H200 (2026-11-27), under a time
-     * limit that ended it, left nothing of a block-buffered stdout */
+    /* line by line: a run ended by a time limit leaves nothing of a
+     * block-buffered stdout */
     setvbuf(stdout, NULL, _IOLBF, 0);
     int rounds = 25;
     if (argc > 2 || (argc == 2 && (rounds = atoi(argv[1])) < 1)) {
@@ -237,14 +236,14 @@ int main(int argc, char **argv)
     }
     int dev, sms, count;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        fprintf(stderr, "lab5_kernel_variants: no CUDA device\n");
+        fprintf(stderr, "kernel_variants: no CUDA device\n");
         return 2;
     }
     cudaDeviceProp p;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
     sms = p.multiProcessorCount;
-    printf("lab5_kernel_variants: %s, %d SMs, L2 %.0f MB, %.0f GB of memory\n", p.name, sms, p.l2CacheSize * 1e-6,
+    printf("kernel_variants: %s, %d SMs, L2 %.0f MB, %.0f GB of memory\n", p.name, sms, p.l2CacheSize * 1e-6,
            p.totalGlobalMem * 1e-9);
     upload_coefficients();
 
