@@ -3,7 +3,7 @@ perf.conf, one line per entry,
     NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
 what is timed (the harness HARNESS.c of the lab's tests/perf/, linked with
 the student's objects, its arguments, its threads, the tests that must pass
-first) and the points the grader gives for it (instructor/grading/perf.py).
+first) and the points class grading gives for it.
 A lab without the file has no performance entries. Here: what is timed
 (a run on a course's cluster times it for the class standing,
 autograder/standing/record.py), the size {N_BEYOND_LLC} in the arguments,
