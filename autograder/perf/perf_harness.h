@@ -2,7 +2,7 @@
  * student's objects (or the reference's). Class grading runs the
  * reference's harness and the student's alternately, three times each, and
  * turns the median ratio of their times into points with the thresholds in
- * the grader's points table (what is timed: autograder/perf/timed.conf).
+ * the lab's tests/perf.conf (what is timed, and its points).
  * A run on a course's cluster times the student's alone for the class
  * standing (autograder/sched/record_run). Performance is never part of a
  * correctness test: a lab's suite says whether the code is right, this

@@ -1,26 +1,40 @@
-"""autograder/perf/timed.conf: per lab, the timed entries (name, threads,
-the tests that must pass first, the harness in the lab's tests/perf/ and
-its arguments), the size
-{N_BEYOND_LLC} in those arguments, and the command that links a harness
-with a build's student objects."""
+"""A lab's performance entries, in its own folder: labs/labN-name/tests/
+perf.conf, one line per entry,
+    NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
+what is timed (the harness HARNESS.c of the lab's tests/perf/, linked with
+the student's objects, its arguments, its threads, the tests that must pass
+first) and the points class grading gives for it.
+A lab without the file has no performance entries. Here: what is timed
+(a run on a course's cluster times it for the class standing,
+autograder/standing/record.py), the size {N_BEYOND_LLC} in the arguments,
+and the command that links a harness with a build's student objects.
+
+THREADS: 1, or 'all' (OMP_NUM_THREADS = every core the run may use), or
+'gpu': the kernel on one GPU, on device arrays (skipped, visibly, on a host
+without one). REQUIRES: comma-separated test names. In ARGS,
+{N_BEYOND_LLC} is the smallest multiple of 64 whose n x n matrix of doubles
+fills the host's last-level cache (beyond_llc)."""
 import glob
 import os
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TIMED_CONF = os.path.join(HERE, "timed.conf")
+KIT = os.path.dirname(os.path.dirname(HERE))
+LAB_CONF = os.path.join("tests", "perf.conf")  # in a lab's folder
 THREADS = ("1", "all", "gpu")
+FIELDS = "NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS..."
 
 
 class Timed:
-    """One line of timed.conf: lab name threads requires harness ARGS..."""
+    """What is timed: LAB NAME THREADS REQUIRES HARNESS ARGS... (a lab's
+    perf.conf line less its points, with its lab; KIT_TIMED_CONF's lines)."""
 
     def __init__(self, fields, cache_bytes=None):
         if len(fields) < 5:
-            raise ValueError(f"timed.conf: '{' '.join(fields)}': needs lab, name, threads, requires, harness")
+            raise ValueError(f"'{' '.join(fields)}': needs lab, name, threads, requires, harness")
         (self.lab, self.name, self.threads, requires, self.harness, *args) = fields
         if self.threads not in THREADS:
-            raise ValueError(f"timed.conf: {self.name}: threads must be 1, all or gpu, not '{self.threads}'")
+            raise ValueError(f"{self.name}: threads must be 1, all or gpu, not '{self.threads}'")
         self.device = self.threads == "gpu"
         self.requires = requires.split(",")
         n = beyond_llc(cache_bytes if cache_bytes is not None else last_level_cache_bytes())
@@ -41,10 +55,63 @@ def lines(text):
             yield fields
 
 
-def entries(lab, conf=TIMED_CONF, cache_bytes=None):
-    """The timed entries of lab N, in the table's order ([] if none)."""
+def lab_conf(lab, kit=KIT):
+    """Lab N's perf.conf (labs/labN-name/tests/perf.conf), or None: the lab
+    has no performance entries."""
+    found = sorted(glob.glob(os.path.join(kit, "labs", f"lab{lab}-*", LAB_CONF)))
+    return found[0] if found else None
+
+
+def lab_entries(lab, kit=KIT):
+    """Lab N's perf.conf lines, each as a whole entry with its lab first:
+    LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS... ([]
+    without the file). A malformed line is a ValueError naming the file and
+    the line."""
+    path = lab_conf(lab, kit)
+    if path is None:
+        return []
+    out = []
+    with open(path) as f:
+        text = f.read()
+    for n, line in enumerate(text.splitlines(), 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        where = f"{os.path.relpath(path, kit)}:{n}"
+        if len(fields) < 7:
+            raise ValueError(f"{where}: '{' '.join(fields)}': needs {FIELDS}")
+        try:
+            full, zero = float(fields[2]), float(fields[3])
+            float(fields[1])
+        except ValueError:
+            raise ValueError(f"{where}: '{' '.join(fields[1:4])}': POINTS FULL_AT ZERO_AT must be numbers ({FIELDS})")
+        if not 1 <= full < zero:
+            raise ValueError(f"{where}: {fields[0]}: needs 1 <= FULL_AT < ZERO_AT, not {fields[2]} and {fields[3]}")
+        if fields[4] not in THREADS:
+            raise ValueError(f"{where}: {fields[0]}: threads must be 1, all or gpu, not '{fields[4]}' ({FIELDS})")
+        out.append([str(lab)] + fields)
+    names = [f[1] for f in out]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{os.path.relpath(path, kit)}: an entry's name twice: {' '.join(names)}")
+    return out
+
+
+def entries(lab, conf=None, cache_bytes=None):
+    """The timed entries of lab N, in the file's order ([] if none): its
+    own perf.conf's, or those of conf, another table of whole lines LAB
+    NAME THREADS REQUIRES HARNESS ARGS... (KIT_TIMED_CONF: to time at
+    another size)."""
+    if conf is None:
+        return [Timed(f[:2] + f[5:], cache_bytes) for f in lab_entries(lab)]
     with open(conf) as f:
-        return [Timed(fields, cache_bytes) for fields in lines(f.read()) if fields[0] == str(lab)]
+        out = []
+        for fields in lines(f.read()):
+            if fields[0] == str(lab):
+                try:
+                    out.append(Timed(fields, cache_bytes))
+                except ValueError as e:
+                    raise ValueError(f"{conf}: {e}")
+        return out
 
 
 def link_cmd(harness, device, kit, lab_dir, objects, common_lib, cflags, ldlibs, out):

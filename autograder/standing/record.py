@@ -1,6 +1,6 @@
 """The record of one run, made on the compute node after its tests
 (autograder/sched/record_run): points from the run's results, the timed
-entries of autograder/perf/timed.conf (the grader's harnesses, timed alone:
+entries of the lab's tests/perf.conf (the grader's harnesses, timed alone:
 a node has no reference to time beside them), the node's GPU and CPU, the
 hash of the files built. Timing is skipped where a test failed or was
 skipped (the run cannot enter the board), and stops at TIME_LIMIT seconds
@@ -92,7 +92,9 @@ def make_record(lab, build, kit_build, results):
     tests = res.get("tests", [])
     v = make_vars(lab, ["STUDENT_FILES", "LAB_NAME", "LAB_CFLAGS", "LAB_LDLIBS"])
     all_passed = bool(tests) and all(t.get("status") == "passed" for t in tests)
-    entries = timed.entries(lab, os.environ.get("KIT_TIMED_CONF") or timed.TIMED_CONF)
+    # KIT_TIMED_CONF: whole lines LAB NAME THREADS REQUIRES HARNESS ARGS, to
+    # time at another size (the standing self-test's small one)
+    entries = timed.entries(lab, os.environ.get("KIT_TIMED_CONF") or None)
     gpu, cpu = gpu_name(), cpu_name()
     figures, untimed = {}, []
     if all_passed:
@@ -120,7 +122,11 @@ def main(argv):
     """record LAB BUILD KIT_BUILD RESULTS: the run's record, as JSON on
     stdout (made where the run ran: in the course's image, if it has one)."""
     lab, build, kit_build, results = argv
-    print(json.dumps(make_record(lab, os.path.abspath(build), os.path.abspath(kit_build), results)))
+    try:
+        record = make_record(lab, os.path.abspath(build), os.path.abspath(kit_build), results)
+    except ValueError as e:  # a malformed perf.conf: its file and line
+        raise SystemExit(f"record: {e}")
+    print(json.dumps(record))
 
 
 def file(argv):

@@ -4,7 +4,7 @@ two students never write one file). A record:
   {"v": 1, "student", "nickname", "lab", "time" (UTC, ISO), "points",
    "max_points", "all_passed" (every test passed: none failed or skipped),
    "figures": {entry name: {"harness", "args", "threads", "seconds",
-   "bound_name", "bound_seconds"}} (autograder/perf/timed.conf's entries),
+   "bound_name", "bound_seconds"}} (the entries of the lab's tests/perf.conf),
    "timed_on" (the GPU's name for a GPU entry, else the CPU's), "gpu",
    "cpu", "code" (code_hash of the files built)}
 Read by the board (board.py) and by class grading."""

@@ -30,7 +30,7 @@ def arguments(doc, argv=None):
     ap.add_argument("--force", action="store_true", help="grade again what is already graded")
     ap.add_argument("--wall", type=int, default=600, help="seconds for all the tests of one submission [600]")
     ap.add_argument("--build-wall", type=int, default=180, help="seconds for one build [180]")
-    ap.add_argument("--no-perf", action="store_true", help="no performance points (instructor/perf/perf.conf)")
+    ap.add_argument("--no-perf", action="store_true", help="no performance points (the lab's tests/perf.conf)")
     ap.add_argument("--keep", action="store_true", help="keep the work folders (OUT/work)")
     ap.add_argument("--no-leaderboard", action="store_true",
                     help="no anonymised leaderboard of the performance points on the class's page (class.html)")

@@ -1,6 +1,6 @@
 """Grades that stay current: what, beside the student's files, decides a
-grade (the lab's tests and their points, its call rules, perf.conf's lines
-for the lab, the options, the host's GPUs). Each record keeps these parts;
+grade (the lab's tests and their points, its call rules, its performance
+entries, the options, the host's GPUs). Each record keeps these parts;
 a run regrades the records whose parts differ from its own, and says which
 part changed."""
 import ctypes
@@ -10,14 +10,17 @@ import os
 from .util import KIT, lab_tests_dir
 
 
-def tree_digest(folder):
+def tree_digest(folder, leave_out=()):
     """A digest of a folder's file names and contents (the kit's tests);
-    Python's byte-code caches, written as the grader runs, are left out."""
+    Python's byte-code caches, written as the grader runs, are left out, and
+    the files leave_out names (relative to the folder)."""
     h = hashlib.sha256()
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
             p = os.path.join(root, name)
+            if os.path.relpath(p, folder) in leave_out:
+                continue
             h.update(os.path.relpath(p, folder).encode() + b"\0")
             with open(p, "rb") as f:
                 h.update(f.read())
@@ -48,33 +51,24 @@ def gpu_count():
         return 0
 
 
-def perf_lines(num, conf):
-    """perf.conf's lines for lab num, comments and spacing left out."""
-    try:
-        with open(conf) as f:
-            lines = [" ".join(line.split("#", 1)[0].split()) for line in f]
-    except OSError:
-        return ""
-    return "\n".join(line for line in lines if line.split(" ", 1)[0] == str(num))
-
-
 def parts(lab, args, test_list, gpus):
     """{part: its value}: everything beside the student's files that decides
     a grade of this lab on this host with these options. test_list: the
     tests as graded (names, points, visibility); gpus: gpu_count()."""
-    from .perf import PERF_CONF
-    conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
+    from .perf import conf_text
     return {
-        "tests": tree_digest(lab_tests_dir(lab)),
+        # perf.conf, in the tests' folder, is a part of its own: a weight
+        # changed says so, not "the tests"
+        "tests": tree_digest(lab_tests_dir(lab), leave_out=("perf.conf",)),
         "points": text_digest(repr([(t["name"], t["points"], t["hidden"], t["gpu"]) for t in test_list])),
-        "perf.conf": "off (--no-perf)" if args.no_perf else text_digest(perf_lines(lab, conf)),
+        "perf.conf": "off (--no-perf)" if args.no_perf else text_digest(conf_text(lab)),
         "time limits": f"{args.wall} s tests, {args.build_wall} s build",
         "GPUs": str(gpus),
     }
 
 
 WHY = {"tests": "the lab's tests (labs/labN-name/tests)", "points": "the tests' points",
-       "perf.conf": "performance points (perf.conf, --no-perf)", "time limits": "the time limits (--wall, --build-wall)",
+       "perf.conf": "performance points (the lab's tests/perf.conf, --no-perf)", "time limits": "the time limits (--wall, --build-wall)",
        "GPUs": "the host's GPU count"}
 
 

@@ -72,11 +72,11 @@ class Lab:
 
     def digest(self):
         """What a prepared folder was made from: the lab's tests, reference,
-        given code and the kit's common code, the performance entries."""
+        given code and the kit's common code, the performance entries (the
+        lab's tests/perf.conf is in its folder)."""
         from .current import tree_digest
         parts = [tree_digest(os.path.join(KIT, d)) for d in
-                 (f"labs/{self.name}", "common",
-                  "instructor/perf", "autograder/perf")]
+                 (f"labs/{self.name}", "common", "autograder/perf")]
         return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
 
     def reuse_or_prepare(self):

@@ -1,17 +1,21 @@
-"""Performance points (instructor/perf/perf.conf): a harness linked with the
-student's objects times one function against the reference's, alternately
-in the same run on the same machine; points from the ratio of the times.
+"""Performance points: a harness linked with the student's objects times
+one function against the reference's, alternately in the same run on the
+same machine; points from the ratio of the times.
 
-What is timed is the autograder's (autograder/perf/timed.conf and its
-harnesses, which a run on a course's cluster times too, for the class
-standing); the points are the instructor's, perf.conf, one line per score:
-    LAB NAME POINTS FULL_AT ZERO_AT
-joined by lab and name to timed.conf's
-    LAB NAME THREADS REQUIRES HARNESS ARGS...
-THREADS: 1, or 'all' (every core the grader may use: OMP_NUM_THREADS), or
-'gpu': a device case on one GPU (perf_harness.h), skipped where there is
-none, linked with the student's objects built from the lab's .cu files.
-ARGS may hold {N_BEYOND_LLC} (perf.timed.beyond_llc)."""
+Each lab's entries are in its own folder, labs/labN-name/tests/perf.conf
+(autograder/perf/timed.py reads it; a run on a course's cluster times the
+same harnesses for the class standing), one line per entry:
+    NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...
+Here an entry is that line with its lab first. THREADS: 1, or 'all' (every
+core the grader may use: OMP_NUM_THREADS), or 'gpu': a device case on one
+GPU (perf_harness.h), skipped where there is none, linked with the
+student's objects built from the lab's .cu files. ARGS may hold
+{N_BEYOND_LLC} (perf.timed.beyond_llc).
+
+GRADE_PERF_CONF names another table, of lines LAB NAME POINTS FULL_AT
+ZERO_AT (other weights for the lab's entries) or whole entries LAB NAME
+POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS... (another size):
+it replaces the labs' files."""
 import math
 import os
 import re
@@ -22,26 +26,26 @@ from perf.timed import beyond_llc, last_level_cache_bytes, parse_size  # noqa: F
 from . import perf_feedback, perf_rounds
 from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
 
-PERF_CONF = os.path.join(KIT, "instructor", "perf", "perf.conf")
 GRID = 4                    # performance points go in quarters of an entry's points
 NO_DEVICE = 5               # a device harness's status when there is no GPU (perf_harness.h)
 NO_GPU = "performance on the GPU is timed only on a grading host with one; this host has none (skipped, not passed)"
 
 
 class Perf(timed.Timed):
-    """A timed entry with its points: the fields of a perf.conf line and of
-    its timed.conf line, LAB NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES
-    HARNESS ARGS..."""
+    """A timed entry with its points: LAB NAME POINTS FULL_AT ZERO_AT
+    THREADS REQUIRES HARNESS ARGS..."""
 
     def __init__(self, fields, cache_bytes=None):
+        if len(fields) < 8:
+            raise ValueError(f"'{' '.join(fields)}': needs lab, name, points, full_at, zero_at, threads, requires, harness")
         points, full, zero = fields[2:5]
+        super().__init__(fields[:2] + fields[5:], cache_bytes)
         try:
-            super().__init__(fields[:2] + fields[5:], cache_bytes)
-        except ValueError as e:
-            raise ValueError(f"perf.conf: {fields[1]}: {e}")
-        self.points, self.full_at, self.zero_at = float(points), float(full), float(zero)
+            self.points, self.full_at, self.zero_at = float(points), float(full), float(zero)
+        except ValueError:
+            raise ValueError(f"{self.name}: points, full_at and zero_at must be numbers, not '{points} {full} {zero}'")
         if not 1 <= self.full_at < self.zero_at:
-            raise ValueError(f"perf.conf: {self.name}: needs 1 <= full_at < zero_at")
+            raise ValueError(f"{self.name}: needs 1 <= full_at < zero_at")
         self.bound = False  # (name, seconds) of the harness's library bound once timed; None: it has none
 
     def score(self, ratio):
@@ -83,37 +87,55 @@ class Perf(timed.Timed):
 
 
 def parse(text, lab, cache_bytes=None):
-    """The entries of lab N from lines of both tables' fields joined (LAB
-    NAME POINTS FULL_AT ZERO_AT THREADS REQUIRES HARNESS ARGS...)."""
+    """The entries of lab N from whole lines (LAB NAME POINTS FULL_AT
+    ZERO_AT THREADS REQUIRES HARNESS ARGS...)."""
     return [Perf(fields, cache_bytes) for fields in timed.lines(text) if fields[0] == str(lab)]
 
 
-def joined(points_text, timed_text):
-    """perf.conf's lines joined with timed.conf's by lab and name, as parse
-    reads them; a perf.conf line that timed.conf lacks is an error. A line
-    that already says what is timed (more than 5 fields: a whole entry, as
-    GRADE_PERF_CONF may hold to try another size) is taken as it is."""
-    what = {tuple(f[:2]): f[2:] for f in timed.lines(timed_text)}
+def joined(points_text, lab, entries):
+    """The lines of lab N in points_text (GRADE_PERF_CONF's) as whole
+    entries, as parse reads them: a line LAB NAME POINTS FULL_AT ZERO_AT
+    takes what is timed from the entry of that name in entries (the lab's
+    perf.conf, as timed.lab_entries gives it), and one the lab lacks is an
+    error; a line that already says what is timed (more than 5 fields) is
+    taken as it is."""
+    what = {f[1]: f[5:] for f in entries}
     out = []
     for f in timed.lines(points_text):
+        if f[0] != str(lab):
+            continue
         if len(f) > 5:
             out.append(" ".join(f))
             continue
         if len(f) != 5:
-            raise ValueError(f"perf.conf: '{' '.join(f)}': needs lab, name, points, full_at, zero_at")
-        if tuple(f[:2]) not in what:
-            raise ValueError(f"perf.conf: lab {f[0]} {f[1]}: autograder/perf/timed.conf has no such entry")
-        out.append(" ".join(f + what[tuple(f[:2])]))
+            raise ValueError(f"'{' '.join(f)}': needs lab, name, points, full_at, zero_at (or a whole entry)")
+        if f[1] not in what:
+            raise ValueError(f"lab {f[0]} {f[1]}: the lab's {timed.LAB_CONF} has no such entry")
+        out.append(" ".join(f + what[f[1]]))
     return "\n".join(out) + "\n"
 
 
-def perf_config(lab):
-    # GRADE_PERF_CONF: another perf.conf (to try new weights, or whole entries: the self-test's)
-    conf = os.environ.get("GRADE_PERF_CONF", PERF_CONF)
+def conf_text(lab):
+    """Lab N's entries as whole lines: its own perf.conf's, or those
+    GRADE_PERF_CONF gives it (to try new weights, or whole entries at
+    another size: the self-test's; a file that does not exist: none)."""
+    conf = os.environ.get("GRADE_PERF_CONF")
+    if conf is None:
+        return "".join(" ".join(f) + "\n" for f in timed.lab_entries(lab))
     if not os.path.exists(conf):
-        return []
-    with open(conf) as f, open(timed.TIMED_CONF) as g:
-        return parse(joined(f.read(), g.read()), lab)
+        return ""
+    with open(conf) as f:
+        return joined(f.read(), lab, timed.lab_entries(lab))
+
+
+def perf_config(lab):
+    """Lab N's performance entries ([]: none); a malformed line stops the
+    grading, naming its file (and, in the lab's perf.conf, its line)."""
+    try:
+        return parse(conf_text(lab), lab)
+    except ValueError as e:
+        conf = os.environ.get("GRADE_PERF_CONF")
+        raise SystemExit(f"grade: lab {lab}'s performance entries: " + (f"GRADE_PERF_CONF={conf}: {e}" if conf else str(e)))
 
 
 def jobs_warning(jobs, entries):

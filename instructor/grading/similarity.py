@@ -35,6 +35,7 @@ input and reads its output:
 import argparse
 import csv
 import functools
+import glob
 import html
 import io
 import os
@@ -59,8 +60,12 @@ THRESHOLD = 50.0       # percent: pairs from here up are reported as unusually a
 # the whole pair. A copy scores near 100 on its file; 80 leaves
 # room for renamed and reordered copies (98.7 % over lab 1's one file).
 FILE_THRESHOLD = 80.0
-# Per lab, from the self-test's classes (maintainer/selftest/similarity/calibrate.py):
-THRESHOLDS = os.path.join(KIT, "instructor", "similarity.conf")
+# Per lab, in its own folder, from the self-test's classes
+# (maintainer/selftest/similarity/calibrate.py); measured/ is the
+# maintainers' calibrated figures, left out of the student copy:
+LAB_CONF = os.path.join("measured", "similarity.conf")
+CONF_FIELDS = ("threshold", "file_threshold", "honest", "copied", "honest_file", "copied_file",
+               "honest_pairs", "copied_pairs")
 CONTEXT = 20           # pairs below the threshold shown in the report, for scale
 MEDIAN_WARNING = 60.0  # percent: a class's median pair from here up gets a warning
 ARCHIVE = os.path.join(KIT, "build", "similarity-archive")
@@ -342,27 +347,39 @@ def flagged(score, files, threshold, file_threshold):
     return score >= threshold or any(v >= file_threshold for v in (files or {}).values())
 
 
-def conf_rows(path=None):
-    """similarity.conf's lines: {lab: [its fields after the lab]}."""
-    rows = {}
+def conf_path(lab, kit=KIT):
+    """Lab N's thresholds file, labs/labN-name/measured/similarity.conf
+    (whether it exists or not), or None where there is no such lab."""
+    found = sorted(glob.glob(os.path.join(kit, "labs", f"lab{lab}-*")))
+    return os.path.join(found[0], LAB_CONF) if found else None
+
+
+def conf_row(lab, path=None):
+    """The fields of the lab's similarity.conf line (CONF_FIELDS), or None
+    where it has none. A malformed file stops, naming its file and line."""
+    path = path or conf_path(lab)
+    rows = []
     try:
-        with open(path or THRESHOLDS) as f:
+        with open(path or "") as f:
             for n, line in enumerate(f, 1):
                 fields = line.split("#", 1)[0].split()
-                if fields:
-                    if len(fields) != 9 or not fields[0].isdigit():
-                        sys.exit(f"similarity: {path or THRESHOLDS}:{n}: expected 9 fields "
-                                 f"(LAB THRESHOLD FILE_THRESHOLD and six figures), got '{line.strip()}'")
-                    rows[fields[0]] = fields[1:]
+                if not fields:
+                    continue
+                if len(fields) != len(CONF_FIELDS) or not all(re.fullmatch(r"-|\d+(\.\d+)?", x) for x in fields):
+                    sys.exit(f"similarity: {path}:{n}: expected {len(CONF_FIELDS)} fields, numbers or '-' "
+                             f"({' '.join(CONF_FIELDS)}), got '{line.strip()}'")
+                rows.append((n, fields))
     except OSError:
-        pass
-    return rows
+        return None
+    if len(rows) > 1:
+        sys.exit(f"similarity: {path}:{rows[1][0]}: a second line (the file holds its lab's one line)")
+    return rows[0][1] if rows else None
 
 
 def thresholds_of(lab, path=None):
-    """The lab's (threshold, file threshold): the conf's, or the defaults
-    ('-' in the conf: the default, for want of honest pairs)."""
-    fields = conf_rows(path).get(str(lab), ["-", "-"])
+    """The lab's (threshold, file threshold): its similarity.conf's, or the
+    defaults (no file, or '-' in it: for want of honest pairs)."""
+    fields = conf_row(lab, path) or ["-", "-"]
     return (THRESHOLD if fields[0] == "-" else float(fields[0]),
             FILE_THRESHOLD if fields[1] == "-" else float(fields[1]))
 
@@ -515,7 +532,7 @@ def arguments(doc, argv=None):
                     "the lab's last grading was given]")
     ap.add_argument("--grades", help="that grading's folder (instructor/grade -o) [build/grade/labN]")
     ap.add_argument("--threshold", type=float,
-                    help="score (percent) from which a pair is reported [the lab's in instructor/similarity.conf, "
+                    help="score (percent) from which a pair is reported [the lab's in labs/labN-name/measured/similarity.conf, "
                     f"else {THRESHOLD:g}]")
     ap.add_argument("--file-threshold", type=float,
                     help="score (percent) of one file from which a pair is reported [the lab's, else "

@@ -18,31 +18,32 @@ OUT=build/selftest/bench${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}
 fresh_dir "$OUT"
 GPUS=$(selftest_gpu_count)
 
-# One line per lab: the lab, where its benchmark runs (cpu: anywhere; gpu:
-# only on a GPU host), the mutant, and the variant the mutant breaks (a
-# pattern of its report line). CPU/GPU names two mutants: the first where
-# the benchmark runs its CPU backend (no GPU here), the second where it
-# runs its CUDA one, whose kernel the first does not touch. A lab with a bench.sh and no line here fails
-# the suite: a new lab adds its line (CONTRIBUTING.md, step 9).
-cases=(
-    "1 cpu nat_transposed_b ^opt +nat "
-    "2 cpu jacobi_h_two_over_N ^poisson jacobi "
-    "3 gpu gpulib_a_and_b_swapped ^opt +gpulib "
-    "4 gpu offload_drops_last_plane ^single offload "
-    "5 cpu cpu_lap_plus_centre/gpu_index_y_times_dimz ^overlap-sendrecv,"
-    "6 cpu sentinel_without_iteration ^baseline nonblocking Waitall "
-    "7 cpu dirichlet_eigenvalue_no_offset ^cpu "
-)
-
+# Each lab's case is the bench_refusal line of its own
+# mutants/selftest.conf (lib.sh, lab_selftest_conf): where its benchmark
+# runs (cpu: anywhere; gpu: only on a GPU host), the mutant, and the
+# variant the mutant breaks (a pattern of its report line). A lab with a
+# bench.sh and no such line fails the suite (CONTRIBUTING.md, step 9).
 selected() { [ -z "${SELFTEST_LABS:-}" ] || [[ " $SELFTEST_LABS " == *" $1 "* ]]; }
 
+cases=()
 for dir in labs/lab*-*/; do
     lab=${dir#labs/lab}
     lab=${lab%%-*}
     if ! selected "$lab" || ! [ -f "$dir/bench.sh" ]; then continue; fi
-    if ! printf '%s\n' "${cases[@]}" | awk -v l="$lab" '$1 == l { f = 1 } END { exit !f }'; then
-        fail "lab $lab has a bench.sh but no line in bench_refusal.sh's cases: its benchmark's refusal is not checked"
-    fi
+    conf=${dir}mutants/selftest.conf
+    line=$(lab_selftest_conf "$lab" bench_refusal 2>"$OUT/conf-lab$lab.err")
+    case $? in
+    0)
+        read -r where mutant pattern <<<"$line"
+        if [[ $where != cpu && $where != gpu ]] || [ -z "$pattern" ]; then
+            fail "lab $lab: $conf: 'bench_refusal $line': needs WHERE (cpu or gpu), MUTANT and a PATTERN of its report line"
+        else
+            cases+=("$lab $line")
+        fi
+        ;;
+    1) fail "lab $lab has a bench.sh but no bench_refusal line in $conf: its benchmark's refusal is not checked" ;;
+    *) fail "lab $lab: $(cat "$OUT/conf-lab$lab.err")" ;;
+    esac
 done
 
 # bench LAB SOURCE-DESCRIPTION LOG VAR=value...: runs the lab's bench.sh;

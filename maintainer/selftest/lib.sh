@@ -246,6 +246,47 @@ lab_mutants() {
     for d in labs/lab"$1"-*/mutants; do echo "$d"; done
 }
 
+# A lab's facts for the self-test are in its own folder,
+# labs/labN-name/mutants/selftest.conf (the maintainers': mutants/ is left
+# out of the student copy), one line a key, KEY FIELDS..., '#' starting a
+# comment. The keys, each at most once:
+#   bench_refusal WHERE MUTANT PATTERN: bench_refusal.sh runs the lab's
+#     bench.sh with the reference, the skeleton and the mutant MUTANT (a
+#     patch of the folder); WHERE: cpu (it runs anywhere) or gpu (only on a
+#     host with a GPU, elsewhere it must refuse at once); PATTERN, the rest
+#     of the line: a pattern of the report line of the variant the mutant
+#     breaks. CPU/GPU as MUTANT names two: the first where the benchmark
+#     runs its CPU backend (no GPU here), the second where it runs its CUDA
+#     one, whose kernel the first does not touch.
+SELFTEST_CONF_KEYS="bench_refusal"
+
+# lab_selftest_conf LAB KEY: prints the fields after KEY on lab LAB's
+# selftest.conf line of that key. Status 1: the lab has no such line (or no
+# file); 2: the file is malformed (an unknown key, a key twice), said on
+# stderr with the file and line.
+lab_selftest_conf() {
+    local f line key rest out n=0 found=1
+    f=$(lab_mutants "$1")/selftest.conf
+    [ -f "$f" ] || return 1
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        read -r key rest <<<"${line%%#*}"
+        [ -n "$key" ] || continue
+        if [[ " $SELFTEST_CONF_KEYS " != *" $key "* ]]; then
+            echo "$f:$n: unknown key '$key' (the keys: $SELFTEST_CONF_KEYS)" >&2
+            return 2
+        fi
+        [ "$key" = "$2" ] || continue
+        if [ "$found" = 0 ]; then
+            echo "$f:$n: a second '$key' line" >&2
+            return 2
+        fi
+        out=$rest found=0
+    done <"$f"
+    [ "$found" = 0 ] && printf '%s\n' "$out"
+    return "$found"
+}
+
 # hand_in LAB IMPL DIR: lab LAB's student files from IMPL (reference: the
 # lab's solution, a file it lacks from the skeleton; skeleton: the
 # skeleton's) into DIR, as a student hands them in.

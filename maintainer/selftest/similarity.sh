@@ -10,7 +10,7 @@
 # independent solutions must stay below the threshold; the report must be
 # self-contained. Then the generator's whole class with the planted copy:
 # every pair of the reference's edits is reported, the skeleton with none.
-# Last, each lab's thresholds (instructor/similarity.conf) on its own
+# Last, each lab's thresholds (labs/labN-name/measured/similarity.conf) on its own
 # classes (similarity/calibrate.py): copied pairs flagged, honest ones not.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
@@ -129,7 +129,7 @@ else
     fail "similarity: instructor/similarity failed on the generator's class (see $OUT/gen-similarity.log)"
 fi
 
-# Each lab's thresholds (instructor/similarity.conf) against its classes
+# Each lab's thresholds (its measured/similarity.conf) against its classes
 # (calibrate.py: the reference and its mutants, copies of one another; for
 # lab 1 also the planted copy and the four solutions written apart): the
 # conf's figures are the ones measured, every copied pair is flagged and

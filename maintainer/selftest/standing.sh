@@ -31,7 +31,7 @@ slurm_cluster_up standing "$OUT/cluster-logs" || exit 0
 export KIT_COURSE=$OUT/course.conf KIT_TIMED_CONF=$OUT/timed.conf
 printf '%s\n' "STANDING_SPOOL=$OUT/spool" STANDING_TOP=10 STANDING_AHEAD=3 STANDING_SALT=selftest \
     STANDING_SLOWER=10 >"$KIT_COURSE" # bob forges 100 x; alice on a loaded 2-core host is noise
-req=$(awk '$1 == 1 && $2 == "blk" { print $4 }' autograder/perf/timed.conf)
+req=$(awk '$1 == "blk" { print $6 }' labs/lab1-*/tests/perf.conf)
 echo "1 blk 1 $req lab1_blk 256 256 256 64" >"$KIT_TIMED_CONF"
 echo "1 blk 4 2.0 10.0 1 $req lab1_blk 256 256 256 64" >"$OUT/perf.conf"
 REF=labs/lab1-matmult/solution/matmult.c

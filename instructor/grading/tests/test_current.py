@@ -40,3 +40,16 @@ class Parts(unittest.TestCase):
                                  [current.WHY["perf.conf"]])
             finally:
                 del os.environ["GRADE_PERF_CONF"]
+
+    def test_tests_digest_leaves_perf_conf_to_its_own_part(self):
+        # a lab's perf.conf lies in its tests' folder: a weight changed
+        # there regrades as "performance points", not as "the lab's tests"
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in (("test_lab9.c", "x"), ("perf.conf", "blk 4 2.0 10.0 1 t h\n")):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            before = current.tree_digest(d, leave_out=("perf.conf",))
+            with open(os.path.join(d, "perf.conf"), "w") as f:
+                f.write("blk 5 2.0 10.0 1 t h\n")
+            self.assertEqual(current.tree_digest(d, leave_out=("perf.conf",)), before)
+            self.assertNotEqual(current.tree_digest(d), before)

@@ -1,11 +1,15 @@
-"""Parsing: the runner's test list and results, perf.conf, calls.conf, the
-the student copy's list, inotify events."""
+"""Parsing: the runner's test list and results, a lab's perf.conf (and the
+GRADE_PERF_CONF and KIT_TIMED_CONF tables), calls.conf, the student copy's
+list, inotify events."""
+import os
 import struct
+import tempfile
 import unittest
 
 from callrules import calls
 from grading import perf, results, student_copy, watch
 from grading.lab import parse_test_list
+from perf import timed
 
 
 class TestList(unittest.TestCase):
@@ -71,6 +75,96 @@ class PerfConf(unittest.TestCase):
     def test_bad_thresholds(self):
         with self.assertRaises(ValueError):
             perf.parse("1 x 4 10 2 1 t h\n", 1)
+
+
+def kit_with(files):
+    """A scratch kit: {path: text} under a temporary folder (the caller
+    removes it)."""
+    kit = tempfile.mkdtemp(prefix="kit-perfconf-")
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(kit, path)), exist_ok=True)
+        with open(os.path.join(kit, path), "w") as f:
+            f.write(text)
+    return kit
+
+
+class LabPerfConf(unittest.TestCase):
+    """Each lab's entries in its own folder, labs/labN-name/tests/perf.conf."""
+
+    def setUp(self):
+        self.kit = kit_with({
+            "labs/lab1-a/tests/perf.conf": "# name points full zero threads requires harness ARGS\n"
+                                           "blk 4 2.0 10.0 1 t1,t2 lab1_blk 256 {N_BEYOND_LLC}  # note\n",
+            "labs/lab2-b/tests/perf.conf": "jac 3 1.25 4.0 all t3 lab2_jacobi 100\nbad 3 1.25\n",
+            "labs/lab3-c/tests/perf.conf": "x 3 4.0 1.25 1 t h\n",
+            "labs/lab4-d/tests/calls.conf": "",
+        })
+
+    def tearDown(self):
+        import shutil
+        shutil.rmtree(self.kit)
+
+    def test_whole_entries_with_the_lab_first(self):
+        (f,) = timed.lab_entries(1, self.kit)
+        self.assertEqual(f, ["1", "blk", "4", "2.0", "10.0", "1", "t1,t2", "lab1_blk", "256", "{N_BEYOND_LLC}"])
+        (p,) = perf.parse(" ".join(f), 1, cache_bytes=32 << 20)
+        self.assertEqual((p.name, p.points, p.threads, p.harness_args), ("blk", 4.0, "1", ["256", "2048"]))
+
+    def test_no_file_no_entries(self):
+        self.assertEqual(timed.lab_entries(4, self.kit), [])
+        self.assertEqual(timed.lab_entries(9, self.kit), [])  # no such lab
+
+    def test_malformed_line_names_file_and_line(self):
+        with self.assertRaisesRegex(ValueError, r"labs/lab2-b/tests/perf.conf:2: 'bad 3 1.25': needs NAME"):
+            timed.lab_entries(2, self.kit)
+        with self.assertRaisesRegex(ValueError, r"labs/lab3-c/tests/perf.conf:1: x: needs 1 <= FULL_AT < ZERO_AT"):
+            timed.lab_entries(3, self.kit)
+
+    def test_the_kits_labs(self):
+        # every lab's file reads, and lab 1's blk is graded and timed
+        for lab in range(1, 10):
+            for f in timed.lab_entries(lab):
+                perf.parse(" ".join(f), lab)
+        self.assertEqual([p.name for p in perf.perf_config(1)], ["blk"])
+        self.assertEqual([e.name for e in timed.entries(1)], ["blk"])
+
+    def test_grade_perf_conf_weights_and_whole_entries(self):
+        entries = timed.lab_entries(1, self.kit)
+        text = "1 blk 5 1.5 8.0\n1 extra 2 1.25 4.0 all t h 64\n2 jac 9 1.25 4.0\n"
+        got = perf.parse(perf.joined(text, 1, entries), 1, cache_bytes=1)
+        self.assertEqual([(p.name, p.points, p.full_at, p.harness) for p in got],
+                         [("blk", 5.0, 1.5, "lab1_blk"), ("extra", 2.0, 1.25, "h")])
+        with self.assertRaisesRegex(ValueError, "lab 1 nope: the lab's tests/perf.conf has no such entry"):
+            perf.joined("1 nope 5 1.5 8.0\n", 1, entries)
+
+    def test_grade_perf_conf_replaces_the_labs_file(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("1 blk 4 2.0 10.0 1 t lab1_blk 128 128 128 32\n")
+            f.flush()
+            os.environ["GRADE_PERF_CONF"] = f.name
+            try:
+                (p,) = perf.perf_config(1)
+                self.assertEqual(p.harness_args, ["128", "128", "128", "32"])
+                self.assertEqual(perf.perf_config(2), [])
+                os.environ["GRADE_PERF_CONF"] = f.name + ".none"
+                self.assertEqual(perf.perf_config(1), [])
+                f.write("1 blk 4\n")
+                f.flush()
+                os.environ["GRADE_PERF_CONF"] = f.name
+                with self.assertRaisesRegex(SystemExit, "GRADE_PERF_CONF=.*needs lab, name, points"):
+                    perf.perf_config(1)
+            finally:
+                del os.environ["GRADE_PERF_CONF"]
+
+    def test_kit_timed_conf(self):
+        # KIT_TIMED_CONF's lines: LAB NAME THREADS REQUIRES HARNESS ARGS
+        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
+            f.write("1 blk 1 t lab1_blk 256 256 256 64\n2 j all t h\n1 bad 3 t h\n")
+            f.flush()
+            with self.assertRaisesRegex(ValueError, "threads must be 1, all or gpu, not '3'"):
+                timed.entries(1, f.name)
+            (e,) = timed.entries(2, f.name)
+            self.assertEqual((e.name, e.threads, e.harness), ("j", "all", "h"))
 
 
 class CallsConf(unittest.TestCase):

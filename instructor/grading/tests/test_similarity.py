@@ -143,26 +143,39 @@ class PerFile(unittest.TestCase):
 
 
 class Thresholds(unittest.TestCase):
-    def test_per_lab_from_the_conf(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
-            f.write("# lab threshold file_threshold honest copied honest_file copied_file hp cp\n"
-                    "1 45 - 35.4 95.4 - - 82 171\n2 - 70 - 90.2 55 84.5 0 210\n")
-            f.flush()
-            self.assertEqual(sim.thresholds_of(1, f.name), (45.0, sim.FILE_THRESHOLD))
-            self.assertEqual(sim.thresholds_of(2, f.name), (sim.THRESHOLD, 70.0))  # '-': the default
-            self.assertEqual(sim.thresholds_of(3, f.name), (sim.THRESHOLD, sim.FILE_THRESHOLD))  # no line
+    """Each lab's line in its own labs/labN-name/measured/similarity.conf."""
 
-    def test_a_malformed_line_is_refused(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".conf") as f:
-            f.write("1 45\n")
-            f.flush()
-            with self.assertRaises(SystemExit):
-                sim.thresholds_of(1, f.name)
+    def conf(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".conf")
+        f.write(text)
+        f.flush()
+        self.addCleanup(f.close)
+        return f.name
 
-    def test_the_kits_conf_reads(self):
+    def test_per_lab_from_its_file(self):
+        head = "# threshold file_threshold honest copied honest_file copied_file hp cp\n"
+        self.assertEqual(sim.thresholds_of(1, self.conf(head + "45 - 35.4 95.4 - - 82 171\n")),
+                         (45.0, sim.FILE_THRESHOLD))
+        self.assertEqual(sim.thresholds_of(2, self.conf("- 70 - 90.2 55 84.5 0 210\n")),
+                         (sim.THRESHOLD, 70.0))  # '-': the default
+        self.assertEqual(sim.thresholds_of(3, self.conf(head)), (sim.THRESHOLD, sim.FILE_THRESHOLD))  # no line
+        self.assertEqual(sim.thresholds_of(3, "/nonexistent/similarity.conf"), (sim.THRESHOLD, sim.FILE_THRESHOLD))
+        self.assertIsNone(sim.conf_row(3, "/nonexistent/similarity.conf"))
+
+    def test_a_malformed_line_is_refused_with_its_file_and_line(self):
+        for text in ("45\n", "1 45 - 35.4 95.4 - - 82 171\n", "45 - x 95.4 - - 82 171\n",
+                     "# head\n45 - 35.4 95.4 - - 82 171\n45 - 35.4 95.4 - - 82 171\n"):
+            path = self.conf(text)
+            with self.assertRaisesRegex(SystemExit, f"{path}:[123]: "):
+                sim.thresholds_of(1, path)
+
+    def test_the_kits_labs_each_have_their_line(self):
         for lab in range(1, 8):
+            self.assertTrue(sim.conf_path(lab).endswith("measured/similarity.conf"))
+            self.assertEqual(len(sim.conf_row(lab)), len(sim.CONF_FIELDS))
             t, ft = sim.thresholds_of(lab)
             self.assertTrue(0 < t <= 100 and 0 < ft <= 100)
+        self.assertIsNone(sim.conf_path(99))
 
 
 class BaseAndMemory(unittest.TestCase):

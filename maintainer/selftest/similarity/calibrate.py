@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The figures behind each lab's similarity thresholds
-(instructor/similarity.conf), measured on the self-test's classes:
+(labs/labN-name/measured/similarity.conf), measured on the self-test's
+classes:
 
   copied pairs: the lab's lineage of the reference: the reference and the
      reference with each mutant of labs/labN-*/mutants/ applied (one
@@ -16,14 +17,30 @@ honest pairs' highest score of any file). A lab with no solution written
 apart has no honest pairs: its thresholds stay the defaults, and the
 conf says so.
 
-    calibrate.py [--out DIR] [--check] [LAB...]
+    calibrate.py [--out DIR] [--check | --write] [LAB...]
 
-prints the conf's line of each lab: its threshold and file threshold
+prints each lab's number and its line: its threshold and file threshold
 (rule(): from the figures, or '-', the default, where there are no honest
-pairs), then the figures; --check compares each line with the conf's and
-exits 1 when they differ (the similarity self-test runs it), or when a
-copied pair is not flagged or an honest pair is, at the lab's
-thresholds."""
+pairs), then the figures; --write writes the line into the lab's
+measured/similarity.conf; --check compares each line with the lab's file
+and exits 1 when they differ or the lab has none (the similarity
+self-test runs it), or when a copied pair is not flagged or an honest
+pair is, at the lab's thresholds.
+
+A line's fields (similarity.CONF_FIELDS):
+  threshold: a pair is reported from this score (percent of both
+    submissions' tokens in runs with the other) up: the lowest multiple of
+    5 at least MARGIN points above the highest honest pair; '-': the
+    default (similarity.THRESHOLD), for want of honest pairs (only lab 1
+    has solutions written apart from the reference, similarity/s*.c);
+  file_threshold: a pair is reported when one file alone scores this
+    (labs of several files), by the same rule; '-': the default
+    (similarity.FILE_THRESHOLD);
+  honest, copied: the highest honest and the lowest copied pair's score
+    over the whole submission; honest_file, copied_file: per file (copied:
+    the files a mutant changed, less those a calls_* mutant rewrote); '-':
+    no such pair;
+  honest_pairs, copied_pairs: the number of each."""
 import argparse
 import csv
 import glob
@@ -138,12 +155,32 @@ def fmt(x):
     return "-" if x is None else x if isinstance(x, str) else f"{x:g}"
 
 
-def conf_line(num, fig):
-    """similarity.conf's line of lab num from its figures."""
+def conf_line(fig):
+    """The line of a lab's similarity.conf from its figures."""
     threshold = rule(fig["honest"], fig["copied"])
     file_threshold = rule(fig["honest_file"], fig["copied_file"])
-    return (f"{num} {fmt(threshold)} {fmt(file_threshold)} {fmt(fig['honest'])} {fmt(fig['copied'])} "
+    return (f"{fmt(threshold)} {fmt(file_threshold)} {fmt(fig['honest'])} {fmt(fig['copied'])} "
             f"{fmt(fig['honest_file'])} {fmt(fig['copied_file'])} {fig['pairs'][1]} {fig['pairs'][0]}")
+
+
+HEADER = """\
+# Lab {num}'s similarity thresholds (instructor/similarity reads them;
+# --threshold and --file-threshold override) and the figures behind them,
+# measured on the self-test's classes by
+# maintainer/selftest/similarity/calibrate.py (its docstring says what each
+# field is), which the similarity self-test runs with --check: this line
+# must be what it measures. Remake it with:
+#   python3 maintainer/selftest/similarity/calibrate.py --write {num}
+# {fields}
+"""
+
+
+def write_conf(num, line):
+    """The lab's measured/similarity.conf: the header and line."""
+    path = similarity.conf_path(num)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(HEADER.format(num=num, fields=" ".join(similarity.CONF_FIELDS)) + line + "\n")
 
 
 def misjudged(fig, threshold, file_threshold):
@@ -163,21 +200,29 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("labs", nargs="*", help="the labs [all]")
     ap.add_argument("--out", default=os.path.join(KIT, "build", "selftest", "similarity-calibration"))
-    ap.add_argument("--check", action="store_true")
+    what = ap.add_mutually_exclusive_group()
+    what.add_argument("--check", action="store_true", help="compare with each lab's measured/similarity.conf")
+    what.add_argument("--write", action="store_true", help="write each lab's measured/similarity.conf")
     args = ap.parse_args()
     labs = args.labs or sorted(os.path.basename(p)[3] for p in glob.glob(os.path.join(KIT, "labs", "lab[0-9]-*")))
+    for num in labs:
+        if similarity.conf_path(num) is None:
+            sys.exit(f"calibrate: there is no lab {num} in {os.path.join(KIT, 'labs')}")
     shutil.rmtree(args.out, ignore_errors=True)
-    conf = similarity.conf_rows()
     status = 0
     for num in labs:
         fig = figures(num, args.out)
-        line = conf_line(num, fig)
-        print(line)
+        line = conf_line(fig)
+        print(f"{num} {line}")
+        if args.write:
+            write_conf(num, line)
         if not args.check:
             continue
-        if conf.get(num) != line.split()[1:]:
-            print(f"FAILED  lab {num}: instructor/similarity.conf says {' '.join(conf.get(num, ['nothing']))}, "
-                  f"measured: {' '.join(line.split()[1:])}", file=sys.stderr)
+        conf = similarity.conf_row(num)
+        if conf != line.split():
+            where = os.path.relpath(similarity.conf_path(num), KIT)
+            print(f"FAILED  lab {num}: {where} says {' '.join(conf or ['nothing (no line)'])}, "
+                  f"measured: {line} (remake it: calibrate.py --write {num})", file=sys.stderr)
             status = 1
         bad = misjudged(fig, *similarity.thresholds_of(num))
         if bad:
