@@ -59,7 +59,7 @@ else
 fi
 
 # The lab's own points: its tests' (the reference build's --list) and its
-# performance points (instructor/perf/perf.conf), never numbers written here.
+# performance points (labs/lab1-matmult/tests/perf.conf), never numbers written here.
 TESTS_MAX=$("$WORK/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
 read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(checks perf-points 1 blk)
 if [ -n "$TESTS_MAX" ] && [ -n "${PERF_POINTS:-}" ]; then

@@ -264,8 +264,8 @@ else
 fi
 
 # --- A weight change regrades; identical files, identical grades ----------
-# lab 1's blk entry (timed.conf's, with perf.conf's points) at a small size (fast), then with 5 points.
-req=$(awk '$1 == 1 && $2 == "blk" { print $4 }' autograder/perf/timed.conf)
+# lab 1's blk entry (its tests/perf.conf's) at a small size (fast), then with 5 points.
+req=$(awk '$1 == "blk" { print $6 }' labs/lab1-*/tests/perf.conf)
 echo "1 blk 4 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf4.conf"
 echo "1 blk 5 2.0 10.0 1 $req lab1_blk 128 128 128 32" >"$OUT/perf5.conf"
 same=$OUT/same
