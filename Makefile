@@ -70,10 +70,10 @@ $(LAB_TARGETS): lab%:
 require_lab = $(if $(LAB),,$(error no lab built yet: run 'make labN' first, or name one with LAB=N))
 
 # SCHED=slurm|lsf: the tests (or the benchmark) run on a compute node
-# through the scheduler, SCHED_OPTS its options (autograder/sched/run).
+# through the scheduler, SCHED_OPTS its options (autograder/sched/submit).
 check:
 	$(require_lab)
-	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) check $(LAB) $(if $(RESULTS),RESULTS=$(abspath $(RESULTS))),$(LAB_MAKE) LAB=$(LAB) check)
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/submit $(SCHED) check $(LAB) $(if $(RESULTS),RESULTS=$(abspath $(RESULTS))),$(LAB_MAKE) LAB=$(LAB) check)
 
 # The class standing (autograder/standing/): the records make check
 # SCHED=... writes where course.conf sets a spool.
@@ -91,22 +91,22 @@ nickname:
 
 bench:
 	$(require_lab)
-	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) bench $(LAB),$(LAB_MAKE) LAB=$(LAB) bench)
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/submit $(SCHED) bench $(LAB),$(LAB_MAKE) LAB=$(LAB) bench)
 
 # The lecturer's demo runs the reference; in the student copy, the student's
 # code (labs/labN-*/demo.sh; its last line names the page it wrote).
 # make timeline runs the same of the student's own code, labs 4 to 6.
-# SCHED=slurm|lsf: on a compute node (autograder/sched/run).
+# SCHED=slurm|lsf: on a compute node (autograder/sched/submit).
 DEMO_IMPL = $(or $(IMPL),$(if $(STUDENT_COPY),skeleton,reference))
 demo:
 	$(require_lab)
 	@test -x $(wildcard labs/lab$(LAB)-*)/demo.sh || { echo "lab $(LAB) has no demo.sh" >&2; exit 2; }
-	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) demo $(LAB) IMPL=$(DEMO_IMPL),$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo)
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/submit $(SCHED) demo $(LAB) IMPL=$(DEMO_IMPL),$(LAB_MAKE) LAB=$(LAB) IMPL=$(DEMO_IMPL) demo)
 
 timeline:
 	$(require_lab)
 	@case "$(LAB)" in 4|5|6) ;; *) echo "make timeline: labs 4, 5 and 6 have one (their ranks' kernels, copies and MPI calls), lab $(LAB) has none" >&2; exit 2 ;; esac
-	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/run $(SCHED) timeline $(LAB) IMPL=$(or $(IMPL),skeleton),$(LAB_MAKE) LAB=$(LAB) IMPL=$(or $(IMPL),skeleton) DEMO_MODE=timeline demo)
+	@$(if $(SCHED),SCHED_OPTS='$(SCHED_OPTS)' autograder/sched/submit $(SCHED) timeline $(LAB) IMPL=$(or $(IMPL),skeleton),$(LAB_MAKE) LAB=$(LAB) IMPL=$(or $(IMPL),skeleton) DEMO_MODE=timeline demo)
 
 # The instructors' and maintainers' targets; in the student copy each
 # answers in one line (their tools are not in it).

@@ -9,7 +9,7 @@ and lab 6's two ranks on one GPU), from either
     GPU's kernels and copies, and each MPI call's time, on one clock) on
     hosts without Nsight Systems:
 
-    timeline.py TRACE.sqlite|TRACE_DIR [--kernel NAME_PART]
+    trace_summary.py TRACE.sqlite|TRACE_DIR [--kernel NAME_PART]
                        [--window START_MS END_MS] [--timeline BIN_US]
 
 Per process: when each kernel and MPI call was first and last seen (ms

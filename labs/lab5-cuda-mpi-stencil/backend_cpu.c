@@ -2,7 +2,7 @@
  * call does its work at once (so a stream never runs beside another), and
  * the kernel is the student's stencil_region_cpu. With it the overlapped
  * pipeline runs, and is tested, on a machine without a GPU; it cannot show
- * a race between streams (the recording backend of the tests checks the
+ * a race between streams (the logging backend of the tests checks the
  * order of the calls instead). */
 #include <math.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  *     the whole pipeline with it;
  *   - on a GPU (dev_cuda(), backend_cuda.cu): cudaMalloc, cudaMemcpyAsync on
  *     two streams, pinned host memory, the kernel is launch_kernel;
- *   - under the tests' recording backend, which logs every call to check
+ *   - under the tests' logging backend, which logs every call to check
  *     the order of the overlapped pipeline.
  *
  * The calls map one to one onto the lecture's CUDA calls:

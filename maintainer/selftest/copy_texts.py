@@ -200,7 +200,7 @@ KIT_TOPS = {"labs", "common", "autograder", "reference", "instructor", "maintain
 
 
 def looks_like_path(text):
-    """`common/timer.h`, `autograder/sched/run`: a path; `jacobi_gpu1/2/3`,
+    """`common/timer.h`, `autograder/sched/submit`: a path; `jacobi_gpu1/2/3`,
     `nccl_world.h/.c`: names of several things."""
     if "/." in text:
         return False

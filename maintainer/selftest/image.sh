@@ -5,7 +5,7 @@
 #     student's packages of common/mk/debian-packages.txt are in it, the
 #     instructors' and maintainers' are not; umoci unpacks it (its digests hold);
 #   - lab 1 built in the image, and its check through make check's
-#     scheduler route with KIT_IMAGE set (autograder/sched/run, a stand-in
+#     scheduler route with KIT_IMAGE set (autograder/sched/submit, a stand-in
 #     srun that runs its command, as srun does on the node): the reference
 #     scores full marks, the skeleton 0, as on the host, and the run says it
 #     was in the image (/etc/kit-image, read inside);
@@ -95,7 +95,7 @@ else
 fi
 cat >"$OUT/bin/srun" <<'STANDIN'
 #!/usr/bin/env bash
-# srun as autograder/sched/run calls it, for the self-test: its options,
+# srun as autograder/sched/submit calls it, for the self-test: its options,
 # then "--" and the command, run here as srun runs it on the node.
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
 shift
@@ -111,7 +111,7 @@ for impl in reference skeleton; do
         fail "image: lab 1's $impl does not build in the image (see $OUT/$impl-build.log)"
         continue
     fi
-    PATH=$OUT/bin:$PATH autograder/sched/run slurm check 1 "${BUILD[@]}" >"$OUT/$impl-check.log" 2>&1
+    PATH=$OUT/bin:$PATH autograder/sched/submit slurm check 1 "${BUILD[@]}" >"$OUT/$impl-check.log" 2>&1
     rc=$?
     # the same build, checked on the host (make deps: the same packages)
     env -u KIT_IMAGE make --no-print-directory -f common/mk/lab.mk LAB=1 "${BUILD[@]}" check >"$OUT/$impl-host.log" 2>&1

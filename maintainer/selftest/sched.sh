@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-test of `make check SCHED=...` (run by make test): a student on a
 # cluster's login node running a lab's tests on a compute node through the
-# scheduler (autograder/sched/run).
+# scheduler (autograder/sched/submit).
 #   - Slurm, on a one-node cluster of the self-test's own (slurm_cluster.sh):
 #     lab 1's check through srun prints what the local check prints and
 #     exits as it does; a cancelled job says so in one line; a job the
@@ -44,7 +44,7 @@ chmod +x "$OUT/bin/bsub"
 make --no-print-directory -f common/mk/lab.mk LAB=1 "${BUILD[@]}" check >"$OUT/local.log" 2>&1
 local_rc=$?
 BSUB_ARGS=$OUT/bsub.args PATH=$OUT/bin:$PATH SCHED_OPTS="-q gpuv100 -W 20" \
-    autograder/sched/run lsf check 1 "${BUILD[@]}" >"$OUT/lsf.log" 2>&1
+    autograder/sched/submit lsf check 1 "${BUILD[@]}" >"$OUT/lsf.log" 2>&1
 rc=$?
 args=$(tr '\n' ' ' <"$OUT/bsub.args" 2>/dev/null)
 if [ "$rc" = "$local_rc" ] && [ "$(report "$OUT/lsf.log")" = "$(report "$OUT/local.log")" ] &&
@@ -53,7 +53,7 @@ if [ "$rc" = "$local_rc" ] && [ "$(report "$OUT/lsf.log")" = "$(report "$OUT/loc
 else
     fail "sched: the LSF run (status $rc, the local $local_rc; bsub got: $args; see $OUT/lsf.log)"
 fi
-BSUB_ARGS=$OUT/bsub3.args PATH=$OUT/bin:$PATH autograder/sched/run lsf bench 3 >"$OUT/lsf3.log" 2>&1
+BSUB_ARGS=$OUT/bsub3.args PATH=$OUT/bin:$PATH autograder/sched/submit lsf bench 3 >"$OUT/lsf3.log" 2>&1
 args=$(tr '\n' ' ' <"$OUT/bsub3.args" 2>/dev/null)
 [[ "$args" == "-I -J kit-lab3-bench -n 1 -gpu num=1:mode=exclusive_process -x bash -c "* ]] &&
     pass "sched: lab 3's bench through LSF asks for its GPU and the whole node (-gpu num=1:mode=exclusive_process -x)" ||
@@ -65,7 +65,7 @@ mkdir -p "$OUT/nosched"
 for f in /usr/bin/* /bin/*; do
     case ${f##*/} in srun | sbatch | salloc | bsub) ;; *) ln -sf "$f" "$OUT/nosched/${f##*/}" ;; esac
 done
-PATH=$OUT/nosched autograder/sched/run slurm check 1 >"$OUT/nosrun.log" 2>&1
+PATH=$OUT/nosched autograder/sched/submit slurm check 1 >"$OUT/nosrun.log" 2>&1
 rc=$?
 if [ "$rc" != 0 ] && [ "$(wc -l <"$OUT/nosrun.log")" = 1 ] && grep -q 'no srun here' "$OUT/nosrun.log"; then
     pass "sched: without srun, one line: $(cat "$OUT/nosrun.log")"
@@ -79,7 +79,7 @@ else
     # A login node whose Slurm configuration names no cluster: srun gives
     # up at once. (A missing file instead, srun retries for 60 s.)
     : >"$OUT/empty-slurm.conf"
-    SLURM_CONF=$OUT/empty-slurm.conf timeout 60 autograder/sched/run slurm check 1 "${BUILD[@]}" >"$OUT/noconf.log" 2>&1
+    SLURM_CONF=$OUT/empty-slurm.conf timeout 60 autograder/sched/submit slurm check 1 "${BUILD[@]}" >"$OUT/noconf.log" 2>&1
     rc=$?
     last=$(tail -n 1 "$OUT/noconf.log")
     [ "$rc" != 0 ] && [ "$rc" != 124 ] && [[ "$last" == *"the scheduler cannot be reached from here"* ]] &&
@@ -91,7 +91,7 @@ fi
 # shellcheck source=maintainer/selftest/slurm_cluster.sh
 . maintainer/selftest/slurm_cluster.sh
 slurm_cluster_up sched "$OUT/cluster-logs" || exit 0
-SCHED_OPTS="--partition=selftest --time=5" timeout 300 autograder/sched/run slurm check 1 "${BUILD[@]}" >"$OUT/slurm.log" 2>&1
+SCHED_OPTS="--partition=selftest --time=5" timeout 300 autograder/sched/submit slurm check 1 "${BUILD[@]}" >"$OUT/slurm.log" 2>&1
 rc=$?
 if [ "$rc" = "$local_rc" ] && [ "$(report "$OUT/slurm.log")" = "$(report "$OUT/local.log")" ]; then
     pass "sched: make check SCHED=slurm runs lab 1's tests through srun: the local run's $(report "$OUT/local.log" | grep -c '^  ') test lines, score and summary, status $rc"
@@ -108,7 +108,7 @@ sed -i '/^void matmult_nat(/,/^{$/ s/^{$/{\n    for (volatile int spin = 1; spin
 HANG=(BUILD="$OUT/lab1-hangs" KIT_BUILD="$OUT/kit1")
 make --no-print-directory -f common/mk/lab.mk LAB=1 SUBMISSION="$OUT/hangs" "${HANG[@]}" all >"$OUT/build-hangs.log" 2>&1 ||
     { fail "sched: the hanging copy does not build (see $OUT/build-hangs.log)"; exit 0; }
-SCHED_OPTS="--partition=selftest" timeout 300 autograder/sched/run slurm check 1 "${HANG[@]}" >"$OUT/cancelled.log" 2>&1 &
+SCHED_OPTS="--partition=selftest" timeout 300 autograder/sched/submit slurm check 1 "${HANG[@]}" >"$OUT/cancelled.log" 2>&1 &
 run=$!
 job=''
 for _ in $(seq 60); do
@@ -128,7 +128,7 @@ else
 fi
 
 # A job the cluster cannot run: lab 3 asks for a GPU, and the node has none.
-SCHED_OPTS="--partition=selftest" timeout 120 autograder/sched/run slurm check 3 >"$OUT/refused.log" 2>&1
+SCHED_OPTS="--partition=selftest" timeout 120 autograder/sched/submit slurm check 3 >"$OUT/refused.log" 2>&1
 rc=$?
 last=$(tail -n 1 "$OUT/refused.log")
 if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [[ "$last" == *"the scheduler refused the job"* ]]; then

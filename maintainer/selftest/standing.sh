@@ -2,7 +2,7 @@
 # Self-test of the class standing (run by make test): on a one-node Slurm
 # cluster of the self-test's own (slurm_cluster.sh), with a course.conf
 # that sets a spool (KIT_COURSE), three students' lab 1 runs go through
-# `make check SCHED=slurm` (autograder/sched/run, with each its own build):
+# `make check SCHED=slurm` (autograder/sched/submit, with each its own build):
 # alice (the reference, nickname "speedy"), bob (correct, 8 times slow),
 # carol (wrong). Then:
 #   - the spool holds one record each, with points, figures, CPU and hash;
@@ -56,7 +56,7 @@ KIT_NICKNAME_FILE=$OUT/alice.nick make --no-print-directory nickname NAME=speedy
 for s in alice bob carol; do
     nick=$OUT/$s.nick
     KIT_STUDENT_ID=$s KIT_NICKNAME_FILE=$nick SCHED_OPTS="--partition=selftest --time=5" timeout 300 \
-        autograder/sched/run slurm check 1 BUILD="$OUT/b-$s" KIT_BUILD="$KB" >"$OUT/check-$s.log" 2>&1
+        autograder/sched/submit slurm check 1 BUILD="$OUT/b-$s" KIT_BUILD="$KB" >"$OUT/check-$s.log" 2>&1
     echo "$?" >"$OUT/check-$s.rc"
 done
 said=$(cat "$OUT"/check-{alice,bob,carol}.log | grep -c '^recorded for the class standing')

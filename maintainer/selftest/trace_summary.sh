@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Self-test of common/trace/timeline.py (run by make test): the
+# Self-test of common/trace/trace_summary.py (run by make test): the
 # summary of a trace of two processes that a GPU host's traced run
 # prints. No host here has nsys or a GPU, so the traces are made by hand,
 # in nsys's SQLite schema (the tables and columns the script reads) and as
@@ -38,7 +38,7 @@ db.commit()
 sqlite3.connect(sys.argv[2]).execute("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT)")
 EOF
 
-s=$(python3 common/trace/timeline.py "$tmp/two.sqlite" 2>&1)
+s=$(python3 common/trace/trace_summary.py "$tmp/two.sqlite" 2>&1)
 rc=$?
 has() { grep -qF -- "$1" <<<"$s"; }
 [ $rc = 0 ] && pass "trace summary: reads a two-process trace" || fail "trace summary: exit $rc on a two-process trace: $s"
@@ -52,11 +52,11 @@ has "pid 1234: HtoD: 1 copies, 1.000 ms, 4.00 MB" && has "pid 5678: MPI_Isend: 1
     has "pid 1234: cudaLaunchKernel: 1 calls, 0.005" &&
     pass "trace summary: copies, MPI and CUDA API calls on their process" || fail "trace summary: calls misplaced: $s"
 
-s=$(python3 common/trace/timeline.py "$tmp/bare.sqlite" 2>&1)
+s=$(python3 common/trace/trace_summary.py "$tmp/bare.sqlite" 2>&1)
 rc=$?
 [ $rc = 0 ] && has "no kernels in this trace" && has "(no copies traced)" && has "(not in this trace)" &&
     pass "trace summary: a trace without kernels, copies or switches says so" || fail "trace summary: bare trace: rc $rc: $s"
-python3 common/trace/timeline.py >/dev/null 2>&1
+python3 common/trace/trace_summary.py >/dev/null 2>&1
 [ $? = 2 ] && pass "trace summary: no trace named: usage, exit 2" || fail "trace summary: no argument did not exit 2"
 # The kit's CUPTI traces: the same kernels in microseconds on the
 # host's clock (T), mangled names, an MPI call and a copy. In flight
@@ -80,7 +80,7 @@ row() { echo "$1,$((T + $2 * 1000)),$((T + $3 * 1000)),$4,$5,$6"; }
     row kernel 350 500 _Z18Write_GPU_Read_GPUPii 13 ""
     row memcpy 20 40 HtoD 14 1000
 } >"$tmp/csv/trace.5678.csv"
-s=$(python3 common/trace/timeline.py "$tmp/csv" --timeline 50 2>&1)
+s=$(python3 common/trace/trace_summary.py "$tmp/csv" --timeline 50 2>&1)
 rc=$?
 [ $rc = 0 ] && has "2 process trace(s)" && has "pid 1234: Write_GPU_Read_GPU: 2 launches" &&
     pass "trace summary: reads the kit's CUPTI traces, names unmangled" || fail "trace summary: CSV traces: rc $rc: $s"
@@ -98,11 +98,11 @@ has "pid 5678: 1 copies: the next kernel starts 0.010 after (median; mean 0.010)
 grep -Eq '^pid +1234 kernels +(.)\1\.\.\.\.\1\1\.\.$' <<<"$s" && grep -Eq '^pid +5678 kernels +\.(.)\1\.\.\.\.\1\1\1$' <<<"$s" &&
     grep -Eq '^pid +1234 MPI +\.\.(.)\1\1\1\.\.\.\.$' <<<"$s" && grep -Eq '^  . = MPI_Sendrecv$' <<<"$s" &&
     pass "trace summary: the timeline's rows and legend" || fail "trace summary: timeline wrong: $s"
-s=$(python3 common/trace/timeline.py "$tmp/csv" --window 0.2 0.45 2>&1)
+s=$(python3 common/trace/trace_summary.py "$tmp/csv" --window 0.2 0.45 2>&1)
 sed -n '/^== kernels named/,/^== all kernels/p' <<<"$s" | grep -q "in flight: 0.050 ms of the 0.150 ms with any (33%)" &&
     pass "trace summary: --window cuts the events to it" || fail "trace summary: window wrong: $s"
-python3 common/trace/timeline.py "$tmp/csv" --window 0.2 >/dev/null 2>&1
+python3 common/trace/trace_summary.py "$tmp/csv" --window 0.2 >/dev/null 2>&1
 [ $? = 2 ] && pass "trace summary: --window with one number: exit 2" || fail "trace summary: a bad --window did not exit 2"
-python3 common/trace/timeline.py "$tmp/none" >/dev/null 2>&1
+python3 common/trace/trace_summary.py "$tmp/none" >/dev/null 2>&1
 [ $? = 1 ] && pass "trace summary: a missing trace: exit 1" || fail "trace summary: a missing trace did not exit 1"
 summary

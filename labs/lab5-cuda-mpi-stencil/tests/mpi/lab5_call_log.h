@@ -1,10 +1,10 @@
 /* Lab 5's check program: one log of what a compute rank did, in order:
- * every device call (the recording backend, lab5_record.c, which passes
+ * every device call (the logging backend, lab5_call_log.c, which passes
  * each call on to the real backend) and every MPI call (the PMPI layer,
  * lab5_pmpi.c). From it the program checks the order of the overlapped
  * pipeline and counts the exchanges and barriers. */
-#ifndef LAB5_RECORD_H
-#define LAB5_RECORD_H
+#ifndef LAB5_CALL_LOG_H
+#define LAB5_CALL_LOG_H
 
 #include <stddef.h>
 
@@ -24,13 +24,13 @@ typedef struct {
     int tag, peer;      /* MPI */
 } event;
 
-void record_event(event e);
+void call_log_add(event e);
 /* Starts a new log (one per case). */
-void record_reset(void);
-size_t record_count(void);
-const event *record_events(void);
-/* The recording backend over inner. */
-const dev_backend *record_backend(const dev_backend *inner);
+void call_log_reset(void);
+size_t call_log_count(void);
+const event *call_log_events(void);
+/* The logging backend over inner. */
+const dev_backend *logging_backend(const dev_backend *inner);
 
 /* How many barriers this process called since the program began. */
 long pmpi_barriers(void);

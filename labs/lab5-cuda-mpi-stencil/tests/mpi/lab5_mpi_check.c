@@ -26,7 +26,7 @@
 
 #include "alloc.h"
 #include "runner/hints.h"
-#include "lab5_record.h"
+#include "lab5_call_log.h"
 #include "wave_mpi.h"
 #include "mpi_checker/mpi_checker.h"
 #include "wave_serial.h"
@@ -98,8 +98,8 @@ static int is_exchange(const event *e, int tag)
 
 static void check_order(const char *what, int nreps, int S, wave_exchange mode)
 {
-    const event *e = record_events();
-    long m = (long)record_count(), start = 0;
+    const event *e = call_log_events();
+    long m = (long)call_log_count(), start = 0;
     char where[300];
     for (int i = 0; i < nreps; i++) {
         snprintf(where, sizeof where, "%s: compute rank %d, step %d", what, rank, i);
@@ -247,7 +247,7 @@ static void run_e2e(wave_exchange mode, int dimx, int dimy, int dimz, int nreps)
              mode == WAVE_SENDRECV ? "sendrecv" : "nonblocking", dimx, dimy, dimz, nreps, np, base->name);
     arm(what);
     long barriers_before = pmpi_barriers();
-    record_reset();
+    call_log_reset();
     if (rank == np - 1) {
         size_t points = (size_t)dimx * dimy * dimz;
         float *u0 = kit_alloc(points, sizeof(float)), *vel = kit_alloc(points, sizeof(float));
@@ -267,7 +267,7 @@ static void run_e2e(wave_exchange mode, int dimx, int dimy, int dimz, int nreps)
         kit_free(u0), kit_free(vel), kit_free(out), kit_free(want);
     } else {
         pmpi_quiet = 0;
-        compute_process(dimx, dimy, dimz, nreps, order_checks ? record_backend(base) : base, mode);
+        compute_process(dimx, dimy, dimz, nreps, order_checks ? logging_backend(base) : base, mode);
         pmpi_quiet = 1;
         if (order_checks)
             check_order(what, nreps, dimz / (np - 1), mode);
