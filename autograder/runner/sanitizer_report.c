@@ -19,7 +19,7 @@ void __sanitizer_set_report_path(const char *path) __attribute__((weak));
  * left unprotected, or the CUDA driver cannot map the GPU's memory under
  * AddressSanitizer (labs 5-7 link CUDA into sanitized programs); and no
  * demand that the runtime come first among the libraries, since the
- * grading sandbox preloads its recorder. These must be compiled in: in the
+ * grading sandbox preloads its log of refusals (refusals.c). These must be compiled in: in the
  * sandbox the programs are execute-only, and a runtime that cannot read
  * /proc/self/environ never sees ASAN_OPTIONS. */
 const char *__asan_default_options(void);

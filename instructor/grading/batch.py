@@ -25,7 +25,7 @@ from .lab import Lab
 from .reference import line as reference_line
 from .report import explain, feedback, gradescope_json
 from .results import apply_call_rules, read_results
-from .review import RECORD, record_text, refusals, review_flags
+from .review import REFUSALS_DIR, refusals, refusals_text, review_flags
 from .sandbox import SANDBOX, Sandbox, claim_uids, lock_down
 from .unpack import collect
 from .util import (KIT, STATUS_BUILD, STATUS_ERROR, STATUS_GRADED, STATUS_REJECTED, STATUS_TIMEOUT, Interrupted,
@@ -75,15 +75,15 @@ class Grader:
                 result = self.grade_in(src, work, logs, slot)
             except Problem as p:
                 result = {"status": p.status, "message": p.message, "tests": [], "log": p.log,
-                          "flags": joined(refusals(os.path.join(work, RECORD)), getattr(p, "flags", ""))
+                          "flags": joined(refusals(os.path.join(work, REFUSALS_DIR)), getattr(p, "flags", ""))
                           or (why_not or "")}
             except Exception as e:  # a grader bug must not stop the batch
                 result = {"status": STATUS_ERROR, "message": f"{type(e).__name__}: {e}", "tests": [], "log": ""}
         finally:
             self.slots.put(slot)
-        record = record_text(os.path.join(work, RECORD))
-        if record:  # what the sandbox refused, line by line, for the instructor
-            write_atomic(os.path.join(logs, "sandbox-refused.log"), record)
+        refused = refusals_text(os.path.join(work, REFUSALS_DIR))
+        if refused:  # what the sandbox refused, line by line, for the instructor
+            write_atomic(os.path.join(logs, "sandbox-refused.log"), refused)
         result["flags"] = joined(self.forced, result.get("flags", ""))
         result.update(student=sid, fingerprint=fp, grading=self.parts, graded_because=why, seconds=round(time.time() - t0, 1), lab=self.lab.name,
                       host=socket.gethostname(), graded_at=datetime.datetime.now(datetime.timezone.utc)
@@ -99,11 +99,11 @@ class Grader:
         os.makedirs(srcdir)
         collect(src, srcdir, self.lab.student_files, work, self.lab.optional_files)
         flags = review_flags(srcdir, self.baseline)
-        build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
-        for d in (build, out, record):
+        build, out, refused = (os.path.join(work, d) for d in ("build", "results", REFUSALS_DIR))
+        for d in (build, out, refused):
             os.makedirs(d)
         os.chmod(work, 0o755)
-        self.sandbox.give_to(slot, srcdir, build, out, record)
+        self.sandbox.give_to(slot, srcdir, build, out, refused)
         try:
             return self.build_and_test(srcdir, work, logs, slot, flags, timed)
         except Problem as p:
@@ -112,13 +112,13 @@ class Grader:
 
     def build_and_test(self, srcdir, work, logs, slot, flags, timed=True):
         lab = self.lab
-        build, out, record = (os.path.join(work, d) for d in ("build", "results", RECORD))
+        build, out, refused = (os.path.join(work, d) for d in ("build", "results", REFUSALS_DIR))
         kit, sub = self.sandbox.paths(work)
         binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
                 f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}", f"CUDA_ARCH={lab.cuda_arch}"]
         rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
-                                   record=record, watch=False)
+                                   refusals=refused, watch=False)
         write_atomic(os.path.join(logs, "build.log"), log)
         if rc == 124:
             raise Problem(STATUS_TIMEOUT, f"the build took longer than {self.args.build_wall} s", log)
@@ -137,7 +137,7 @@ class Grader:
                         f"CALL_VIOLATIONS={sub}/build/call-violations"]
         watch = ResultsWatch(out)
         try:
-            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu, lab.sanitized, record)
+            rc, log = self.sandbox.run(slot, binds, check, self.args.wall, env, gpu, lab.sanitized, refused)
         finally:
             tampered = watch.finish()
         write_atomic(os.path.join(logs, "check.log"), log)
@@ -150,14 +150,14 @@ class Grader:
         try:
             tests = read_results(os.path.join(out, "results.json"), lab.tests, rc)
         except Problem as p:
-            reached = limits.whole_run(record, log, lab.limits)
+            reached = limits.whole_run(refused, log, lab.limits)
             if reached:
                 p.message = f"{p.message}. {reached}"
                 p.flags = limits.flag(["the test runner"])
             raise
-        limited = limits.mark(tests, record, lab.limits)
+        limited = limits.mark(tests, refused, lab.limits)
         tests = apply_call_rules(tests, broken)
-        flags = [flags, limits.flag(limited)] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs, record)
+        flags = [flags, limits.flag(limited)] + self.repeat_racy(tests, slot, binds, make, sub, env, gpu, logs, refused)
         files = current.tree_digest(srcdir) if lab.perf else None
         for p in lab.perf if timed else []:
             entry = perf.measure(p, lab, self.sandbox, slot, work, build, tests, logs, self.perf_lock,
@@ -166,7 +166,7 @@ class Grader:
             tests.append(entry)
         # The sandbox's refusals lead: what the code tried, before what it names.
         return {"status": STATUS_GRADED, "message": "", "tests": tests, "log": "",
-                "flags": joined(refusals(record), *flags)}
+                "flags": joined(refusals(refused), *flags)}
 
     def check_env(self, files):
         """The tests' environment, for the files whose digest is files."""
@@ -181,7 +181,7 @@ class Grader:
                 env[var] = os.environ[var]
         return env
 
-    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs, record=None):
+    def repeat_racy(self, tests, slot, binds, make, sub, env, gpu, logs, refused=None):
         """The passed tests that labs/labN-name/tests/repeat.conf names, run again
         alone (grading/repeat.py); returns the review flags of those whose
         runs disagree (their points withheld)."""
@@ -195,7 +195,7 @@ class Grader:
                 path = os.path.join(binds[1][0], f"rerun-{k}.json")
                 rc, log = self.sandbox.run(slot, binds, make + [
                     "check", f"RESULTS={sub}/results/rerun-{k}.json", f"CALL_VIOLATIONS={sub}/build/call-violations",
-                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized, record)
+                    f"CHECK_ARGS=--only {t['name']}"], self.args.wall, env, gpu, self.lab.sanitized, refused)
                 notes.append(f"== {t['name']}, run {k + 2}: status {rc}\n{log[-2000:]}")
                 passes += repeat.rerun_passed(t["name"], path)
             if passes != more + 1:

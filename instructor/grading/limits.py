@@ -5,13 +5,13 @@ read. When a test fails because one of those was reached, the fault is the
 grader's (the reference would fail the same way), and the student must
 read so, never "the code under test must return, not end the program",
 which is what a rank killed by libgomp's failed thread creation looks like
-to the MPI checker. Two witnesses: the sandbox's record (record.c writes
+to the MPI checker. Two witnesses: the sandbox's log of refusals (refusals.c writes
 "limit TEST CALL in COMMAND" whenever a thread or process could not be
 made for want of resources, in any process of the test), and the test's
 own output, for what no call interposed sees."""
 import re
 
-from .review import record_lines
+from .review import refusal_lines
 
 # What the output of a test says when a limit of the sandbox's, not the
 # code, ended it.
@@ -25,7 +25,7 @@ PREFIX = "GRADER LIMIT"
 def recorded(folder):
     """{test name: [what]} from the sandbox's record ('-': outside any test)."""
     hits = {}
-    for line in record_lines(folder):
+    for line in refusal_lines(folder):
         kind, test, what = (line.split(" ", 2) + ["", ""])[:3]
         if kind == "limit" and what not in hits.setdefault(test, []):
             hits[test].append(what)

@@ -7,7 +7,7 @@ The calls are looked for in code only: comments, strings and character
 constants are blanked first (the skeleton's "tridiagonal system" is no
 call of system()), and a call that the lab's skeleton or reference makes
 is no finding. A path a program opens is not in its code but in what it
-does: the sandbox records those (instructor/sandbox/record.c)."""
+does: the sandbox records those (instructor/sandbox/refusals.c)."""
 import os
 import re
 
@@ -21,7 +21,7 @@ LEXEMES = re.compile(r'"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?|//(?:\\\n|[^
 # checker program (MPI, threads) that ran out of time, the checker's own
 # watchdog, a refusal that never came.
 HUNG = re.compile(r"^TIMEOUT\b|ran out of time|FAIL TIMEOUT|no end within")
-RECORD = "sandbox-record"   # the folder the sandbox writes its refusals in (instructor/sandbox/run --record)
+REFUSALS_DIR = "sandbox-refusals"   # the folder the sandbox logs its refusals in (instructor/sandbox/confine --refusals)
 
 
 def code_only(text):
@@ -77,8 +77,8 @@ KINDS = (("opened", "opened outside the sandbox's view"), ("denied", "writes den
 SHOWN = 4   # items named per kind; the rest counted
 
 
-def record_text(folder, limit=64 << 10):
-    """The sandbox's record as it was written (every line of each file,
+def refusals_text(folder, limit=64 << 10):
+    """The sandbox's log of refusals as it was written (every line of each file,
     the first limit bytes), for the submission's logs; '' when empty."""
     parts = []
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
@@ -90,8 +90,8 @@ def record_text(folder, limit=64 << 10):
     return "\n".join(parts)[:limit]
 
 
-def record_lines(folder):
-    """The lines of the sandbox's record (each file's first MiB)."""
+def refusal_lines(folder):
+    """The lines of the sandbox's log of refusals (each file's first MiB)."""
     for name in sorted(os.listdir(folder)) if folder and os.path.isdir(folder) else []:
         try:
             with open(os.path.join(folder, name), errors="replace") as f:
@@ -101,12 +101,12 @@ def record_lines(folder):
 
 
 def refusals(folder):
-    """The sandbox's record of one run (lines 'KIND WHAT' in the files of
+    """The sandbox's log of refusals of one run (lines 'KIND WHAT' in the files of
     folder) in words: 'sandbox refused: opened outside ...: /etc/shadow,
     ...; processes left running (killed): 5 (test_lab1)'; '' when nothing
     was refused."""
     seen = {k: [] for k, _ in KINDS}
-    for line in record_lines(folder):
+    for line in refusal_lines(folder):
         kind, _, what = line.partition(" ")
         if kind in seen and what and what not in seen[kind]:
             seen[kind].append(what)

@@ -1,5 +1,5 @@
 """Running one command of a submission confined: in the bubblewrap
-sandbox (instructor/sandbox/run: the kit copy at /kit, the submission's
+sandbox (instructor/sandbox/confine: the kit copy at /kit, the submission's
 folders at /sub), or, with --sandbox off, under limits only."""
 import fcntl
 import os
@@ -22,25 +22,25 @@ def cuda_bin():
 
 
 def system_path():
-    """The sandbox's PATH (as instructor/sandbox/run's): CUDA's bin, then
+    """The sandbox's PATH (as instructor/sandbox/confine's): CUDA's bin, then
     the system's."""
     return f"{cuda_bin()}:/usr/bin:/bin"
 
 
-SANDBOX = os.path.join(KIT, "instructor", "sandbox", "run")
-RECORDER = os.path.join(KIT, "instructor", "sandbox", "record.c")
+SANDBOX = os.path.join(KIT, "instructor", "sandbox", "confine")
+REFUSALS_SRC = os.path.join(KIT, "instructor", "sandbox", "refusals.c")
 _compiling = threading.Lock()
 
 
-def recorder(folder):
-    """record.c compiled into folder (once; the sandbox's user reads it
+def refusals_lib(folder):
+    """refusals.c compiled into folder (once; the sandbox's user reads it
     there), or None where it does not compile: then only the processes
-    left behind are recorded."""
-    lib = os.path.join(folder, "sandbox-record.so")
+    left behind are logged."""
+    lib = os.path.join(folder, "sandbox-refusals.so")
     with _compiling:
         if not os.path.exists(lib):
             tmp = lib + f".{os.getpid()}"
-            done = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-Wall", "-o", tmp, RECORDER, "-ldl"],
+            done = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-Wall", "-o", tmp, REFUSALS_SRC, "-ldl"],
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 return None
@@ -102,7 +102,7 @@ class Stopped(BaseException):
 SANITIZER_PROGRAM = re.compile(r"test_lab\d+_sanitizer")
 # A shared library, which the loader must read (lock_down leaves it readable).
 SHARED_LIBRARY = re.compile(r"\.so(\.\d+)*$")
-# A process's address space in the sandbox (instructor/sandbox/run's --mem),
+# A process's address space in the sandbox (instructor/sandbox/confine's --mem),
 # unless the lab's lab.mk states its own (SANDBOX_MEM_MB).
 MEM_MB = 4096
 # Threads a process of a test starts beside its OpenMP threads: Open MPI's
@@ -141,19 +141,19 @@ class Sandbox:
         self.view, self.mode, self.first_uid = view, mode, first_uid
         self.limits = limits or Limits()
         self.stopping = stopping  # a Slurm task's: set when Slurm stops it (see confirmed)
-        self.preload = recorder(os.path.dirname(os.path.abspath(view))) if mode != "off" else None
+        self.preload = refusals_lib(os.path.dirname(os.path.abspath(view))) if mode != "off" else None
 
     def uid(self, slot):
         return self.first_uid + slot
 
-    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
+    def run(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, refusals=None, watch=True):
         """binds: (outside path, path inside, writable); returns (status, output).
         sanitized: the programs are built with AddressSanitizer, whose fixed
         reservations (SANITIZER_RESERVE_MB) come on top of the address-space
-        limit. record: a folder for the sandbox's refusals (review.refusals
+        limit. refusals: a folder for the sandbox's log of refusals (review.refusals
         reads it; not with --sandbox off): the processes left, and with
-        watch the calls record.c sees."""
-        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized, record, watch))
+        watch the calls refusals.c sees."""
+        return self.confirmed(*self.run_once(slot, binds, cmd, wall, env, gpu, sanitized, refusals, watch))
 
     def confirmed(self, rc, log):
         """A command of a Slurm task that failed may have failed only because
@@ -166,7 +166,7 @@ class Sandbox:
             raise Stopped()
         return rc, log
 
-    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, record=None, watch=True):
+    def run_once(self, slot, binds, cmd, wall, env=None, gpu=False, sanitized=False, refusals=None, watch=True):
         lim = self.limits
         mem = lim.mem_mb + (SANITIZER_RESERVE_MB if sanitized else 0)
         staged_env, staged_dirs = staged_libraries()
@@ -176,7 +176,7 @@ class Sandbox:
             # No namespaces (a container that refuses them, such as
             # Gradescope's): limits, a clean environment and, as root,
             # another uid are all that is left.
-            # (With a GPU, files up to 64 GB, as instructor/sandbox/run's --gpu
+            # (With a GPU, files up to 64 GB, as instructor/sandbox/confine's --gpu
             # allows: the CUDA driver backs pinned host memory with a file.)
             full = ["timeout", "-k", "5", str(wall), "prlimit", f"--fsize={(64 << 30) if gpu else (64 << 20)}",
                     "--core=0", "--cpu=300",
@@ -195,10 +195,10 @@ class Sandbox:
             full += ["--setenv", k, v]
         if gpu:
             full.append("--gpu")
-        if record:
-            full += ["--record", record]
+        if refusals:
+            full += ["--refusals", refusals]
             if watch and self.preload:
-                # Only record.c: a sanitizer's runtime stays out of the
+                # Only refusals.c: a sanitizer's runtime stays out of the
                 # programs built without it (preloaded into one, it ran
                 # LeakSanitizer, which cannot work where ptrace is refused).
                 # The sanitized ones accept a library before their runtime

@@ -1,4 +1,4 @@
-"""The grading sandbox's seccomp filter (instructor/sandbox/run, x86_64
+"""The grading sandbox's seccomp filter (instructor/sandbox/confine, x86_64
 hosts), as the classic BPF program bubblewrap's --seccomp takes: the calls
 that reach into another process's memory or files fail with EPERM, and so
 does every call through the i386 and x32 ABIs, which number them

@@ -1,9 +1,9 @@
 /* The sandbox's record of what a submission tried and was refused,
- * preloaded (LD_PRELOAD) into the commands instructor/sandbox/run starts
- * with --record: a file opened outside the sandbox's view (/etc/shadow,
+ * preloaded (LD_PRELOAD) into the commands instructor/sandbox/confine starts
+ * with --refusals: a file opened outside the sandbox's view (/etc/shadow,
  * the instructor's checkout), a write denied, a connection or a signal or
  * a ptrace refused. One line "KIND WHAT" per event, appended to
- * /.sandbox-record/PID; grading/review.py reads them into the review
+ * /.sandbox-refusals/PID; grading/review.py reads them into the review
  * column.
  *
  * Only calls made by the program the submission was linked into (the
@@ -37,7 +37,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define RECORD_DIR "/.sandbox-record"
+#define REFUSALS_DIR "/.sandbox-refusals"
 #define MAX_LINES 200
 
 static int active;
@@ -94,7 +94,7 @@ static void note(const char *kind, const char *fmt, ...)
     if (lines++ >= MAX_LINES)
         return;
     int saved = errno;
-    snprintf(path, sizeof path, RECORD_DIR "/%d", (int)getpid());
+    snprintf(path, sizeof path, REFUSALS_DIR "/%d", (int)getpid());
     int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd >= 0) {
         ssize_t w = syscall(SYS_write, fd, line, strlen(line));
@@ -156,7 +156,7 @@ static int other_process(const char *path)
     return pid != (int)getpid();
 }
 
-/* What the sandbox shows a program (instructor/sandbox/run): reads
+/* What the sandbox shows a program (instructor/sandbox/confine): reads
  * anywhere else, or writes outside its own folders, are recorded. */
 static const char *const VIEW[] = {"/sub", "/kit", "/tmp", "/dev", "/usr", "/bin", "/lib", "/lib64", "/sbin",
                                    "/proc", "/sys", "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf",

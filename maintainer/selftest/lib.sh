@@ -37,7 +37,7 @@ suite_seconds() { echo $(($(date +%s) - SUITE_T0)); }
 # words in SANDBOX_PROBE); if not, a skip line "WHAT: the probe's reason",
 # and the suite ends (exit 0) by its caller.
 sandbox_runs() {
-    SANDBOX_PROBE=$(instructor/sandbox/run --probe 2>&1) && return 0
+    SANDBOX_PROBE=$(instructor/sandbox/confine --probe 2>&1) && return 0
     skip "$1: $SANDBOX_PROBE"
     return 1
 }

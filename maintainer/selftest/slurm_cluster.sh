@@ -22,7 +22,7 @@ slurm_cluster_missing() {
         command -v "$cmd" >/dev/null ||
             { echo "no $cmd here (Debian's slurmctld, slurmd, slurm-client and munge: common/mk/debian-packages.txt)"; return; }
     done
-    probe=$(instructor/sandbox/run --probe 2>&1) || echo "the sandbox cannot run here, so no submission is graded: $probe"
+    probe=$(instructor/sandbox/confine --probe 2>&1) || echo "the sandbox cannot run here, so no submission is graded: $probe"
 }
 
 SLURM_PIDS=()

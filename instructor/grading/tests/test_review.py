@@ -65,8 +65,8 @@ class Record(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "7"), "w") as f:
                 f.write("opened /etc/shadow\n")
-            self.assertEqual(review.record_text(d), "== 7\nopened /etc/shadow\n")
-            self.assertEqual(review.record_text(os.path.join(d, "none")), "")
+            self.assertEqual(review.refusals_text(d), "== 7\nopened /etc/shadow\n")
+            self.assertEqual(review.refusals_text(os.path.join(d, "none")), "")
 
     def test_nothing_refused(self):
         with tempfile.TemporaryDirectory() as d:
