@@ -27,7 +27,7 @@ Grading a class
     command         instructor/grade's options: grading here (batch) or through Slurm
     batch           grading a class: one submission after another, several at once
     slurm           the same batch as a Slurm array job, merged as a local run is
-    records         the per-submission records that make grading resumable
+    graded          the per-submission records that make grading resumable
     current         what decides a grade besides the files, so that records stay current
     util            statuses, Problem, atomic writes, capped command output
 What comes out

@@ -16,7 +16,7 @@ import threading
 import time
 
 from callrules import calls
-from . import current, limits, perf, perf_feedback, perf_rounds, records, reference, repeat, standing, term
+from . import current, graded, limits, perf, perf_feedback, perf_rounds, reference, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .chaos_key import chaos_key, term_secret
 from .classpage import write_class_page
@@ -55,8 +55,8 @@ class Grader:
         if Running.stopping.is_set():
             raise Interrupted()
         final = os.path.join(self.out, "students", sid)
-        why_not, fp = records.fingerprint(self.args.submissions, src)
-        old, why = (None, "--force") if self.args.force else records.current_record(self.out, sid, fp, self.parts)
+        why_not, fp = graded.fingerprint(self.args.submissions, src)
+        old, why = (None, "--force") if self.args.force else graded.current_record(self.out, sid, fp, self.parts)
         if old:
             return old, True
         slot = self.slots.get()
@@ -250,7 +250,7 @@ class Grader:
             final, tests, f"Lab {self.lab.num}: {result['student']} beside the reference, timed together")
         write_atomic(os.path.join(final, "results.json"), json.dumps(gradescope_json(result, log), indent=1))
         write_atomic(os.path.join(final, "feedback.txt"), feedback(result, log, self.lab.num, self.lab.name))
-        records.write(self.out, result["student"], result)
+        graded.write(self.out, result["student"], result)
 
 
 def nothing_new(args, out, lab, subs, gpus):
@@ -269,8 +269,8 @@ def nothing_new(args, out, lab, subs, gpus):
         return False
     parts = current.parts(lab.num, args, facts["tests"], gpus)
     for sid, src in subs.items():
-        fp = records.fingerprint(args.submissions, src)[1]
-        if records.current_record(out, sid, fp, parts)[0] is None:
+        fp = graded.fingerprint(args.submissions, src)[1]
+        if graded.current_record(out, sid, fp, parts)[0] is None:
             return False
     return True
 
@@ -391,7 +391,7 @@ def merge(out, fresh, already, t0, present=None, leaderboard=True):
             lab = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"grade: {out}/lab.json: {e}: no run got as far as building the reference (see its log)")
-    kept, gone = records.the_class(out, lab["max_points"], present)
+    kept, gone = graded.the_class(out, lab["max_points"], present)
     the_term = term.load(out)
     if gone:
         print(f"grade: {len(gone)} record(s) of students no longer in the class left out of the gradebook: "

@@ -1,6 +1,6 @@
 """The class on one page: OUT/class.html, written again by every `make
 grade`, `make similarity` and `make export` from the class's rows
-(records.the_class: the students' grade.json files, and a row for each
+(graded.the_class: the students' grade.json files, and a row for each
 roster student with nothing handed in), with its pictures in OUT/class/. A
 static page (no server, no script, no network): what to teach again (each
 test's failure rate, most failed first, with the most common first line of
@@ -18,7 +18,7 @@ import statistics
 
 from . import standing, term
 from .charts import bars_png
-from .records import the_class
+from .graded import the_class
 from .reference import line as reference_line
 from .review import timeout_flag
 from .util import KIT, STATUS_NONE, write_atomic
@@ -195,7 +195,7 @@ def link(out, path, text):
 
 def write_class_page(out, leaderboard=None, similarity=None, records=None):
     """OUT/class.html and its pictures; returns the page's path. records:
-    the gradebook's rows (make grade's merge), else records.the_class's.
+    the gradebook's rows (make grade's merge), else graded.the_class's.
     leaderboard None: as the last make grade was told."""
     out = os.path.abspath(out)
     lab, found = load(out)

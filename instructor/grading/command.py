@@ -1,7 +1,7 @@
 """The command line of instructor/grade: its options, and the choice between
 grading here (batch) and on a Slurm cluster (slurm). The imports run one
 way: command uses slurm and batch, slurm uses batch; batch and slurm keep
-the resume records through records.py, and command and slurm list the
+the resume records through graded.py, and command and slurm list the
 class with unpack.py, neither of which imports any of them back."""
 import argparse
 import csv

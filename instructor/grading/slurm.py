@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 
-from . import batch, records
+from . import batch, graded
 from .unpack import class_entries
 from .util import KIT, write_atomic
 
@@ -94,9 +94,9 @@ def sbatch_command(args, out, share_file, tasks):
 def submit(args, out):
     entries = class_entries(args.submissions, args.only)
     t0 = time.time()
-    fps = records.fingerprints(args.submissions, entries)
-    pending = sorted(sid for sid in entries if args.force or not records.graded_now(out, fps, sid))
-    before = {sid: records.stamp(out, sid) for sid in pending} if args.force else None
+    fps = graded.fingerprints(args.submissions, entries)
+    pending = sorted(sid for sid in entries if args.force or not graded.graded_now(out, fps, sid))
+    before = {sid: graded.stamp(out, sid) for sid in pending} if args.force else None
     if pending:
         if not shutil.which("sbatch"):
             sys.exit("grade: --slurm: no sbatch here (run it on the cluster's login node)")
@@ -115,14 +115,14 @@ def submit(args, out):
               f"of {tasks} task(s), logs in {out}/slurm/{jobid}_*.log; waiting for it (Ctrl-C stops the waiting, "
               f"not the job: run the same command again to merge)", file=sys.stderr, flush=True)
         try:
-            wait(jobid, lambda: sum(records.graded_now(out, fps, sid, before) for sid in pending), len(pending))
+            wait(jobid, lambda: sum(graded.graded_now(out, fps, sid, before) for sid in pending), len(pending))
         except KeyboardInterrupt:
             sys.exit(f"\ngrade: the array {jobid} goes on (scancel {jobid} stops it); run the same command "
                      "again when it is over to merge its results")
     else:
         print(f"grade: lab {args.lab}: all {len(entries)} submissions are graded already; merging",
               file=sys.stderr)
-    missing = [sid for sid in pending if not records.graded_now(out, fps, sid, before)]
+    missing = [sid for sid in pending if not graded.graded_now(out, fps, sid, before)]
     batch.merge(out, len(pending) - len(missing), len(entries) - len(pending), t0,
                 leaderboard=not args.no_leaderboard)
     if missing:
@@ -180,10 +180,10 @@ def task(args, out):
     signal.signal(signal.SIGTERM, killed)
     print(f"grade: Slurm task {index} of {count} on {os.uname().nodename}: {len(mine)} submission(s)",
           file=sys.stderr, flush=True)
-    before = {sid: records.stamp(out, sid) for sid in mine} if args.force else None
+    before = {sid: graded.stamp(out, sid) for sid in mine} if args.force else None
     batch.grade_here(args, out, mine, work)
-    fps = records.fingerprints(args.submissions, mine)
-    missing = [sid for sid in mine if not records.graded_now(out, fps, sid, before)]
+    fps = graded.fingerprints(args.submissions, mine)
+    missing = [sid for sid in mine if not graded.graded_now(out, fps, sid, before)]
     if missing:
         print(f"grade: no result for {', '.join(missing)}", file=sys.stderr)
     return 1 if missing else 0

@@ -5,7 +5,7 @@ import re
 import tempfile
 import unittest
 
-from grading import classpage, records
+from grading import classpage, graded
 from grading.util import KIT
 
 
@@ -17,7 +17,7 @@ class Page(unittest.TestCase):
             json.dump({"num": "7", "name": "lab7-fft-poisson", "max_points": 53, "columns": ["t"]}, f)
         for sid, status, total in (("a", "graded", 40), ("b", "build failed", 0)):
             os.makedirs(os.path.join(self.out, "students", sid))
-            records.write(self.out, sid, {"student": sid, "status": status, "total": total, "max_score": 53,
+            graded.write(self.out, sid, {"student": sid, "status": status, "total": total, "max_score": 53,
                                           "tests": [{"name": "t", "score": total, "max_score": 53,
                                                      "status": "passed", "output": ""}] if total else [],
                                           "flags": "fork" if total else "sandbox refused: opened /etc/shadow"})

@@ -1,5 +1,5 @@
 """What decides a grade beside the student's files (grading/current.py).
-The record that is stale when one of them changes: test_records.py."""
+The record that is stale when one of them changes: test_graded.py."""
 import argparse
 import os
 import tempfile

@@ -1,4 +1,4 @@
-"""The resume records (grading/records.py): when a record is current, what
+"""The resume records (grading/graded.py): when a record is current, what
 an entry's fingerprint is, how a new record is told from the one a run
 began with, and that the grader's modules import the records one way."""
 import argparse
@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from grading import current, records
+from grading import current, graded
 from grading.unpack import class_entries
 from grading.util import KIT
 
@@ -32,23 +32,23 @@ class Records(unittest.TestCase):
 
     def put(self, sid, record):
         os.makedirs(os.path.join(self.out, "students", sid), exist_ok=True)
-        records.write(self.out, sid, record)
+        graded.write(self.out, sid, record)
 
     def test_current_record(self):
         p = parts()
         self.put("ann", {"fingerprint": "f1", "grading": p})
-        self.assertEqual(records.current_record(self.out, "ann", "f1", p)[0]["fingerprint"], "f1")
-        self.assertEqual(records.current_record(self.out, "ann", "f2", p), (None, "its files changed"))
-        self.assertEqual(records.current_record(self.out, "bob", "f1", p), (None, "new"))
-        old, why = records.current_record(self.out, "ann", "f1", parts(wall=60))
+        self.assertEqual(graded.current_record(self.out, "ann", "f1", p)[0]["fingerprint"], "f1")
+        self.assertEqual(graded.current_record(self.out, "ann", "f2", p), (None, "its files changed"))
+        self.assertEqual(graded.current_record(self.out, "bob", "f1", p), (None, "new"))
+        old, why = graded.current_record(self.out, "ann", "f1", parts(wall=60))
         self.assertIsNone(old)
         self.assertEqual(why, "changed: " + current.WHY["time limits"])
         # Without parts only the fingerprint counts (a Slurm task's look).
-        self.assertIsNotNone(records.current_record(self.out, "ann", "f1")[0])
+        self.assertIsNotNone(graded.current_record(self.out, "ann", "f1")[0])
 
     def test_a_record_from_before_parts_is_stale(self):
         self.put("ann", {"fingerprint": "f1"})
-        old, why = records.current_record(self.out, "ann", "f1", parts())
+        old, why = graded.current_record(self.out, "ann", "f1", parts())
         self.assertIsNone(old)
         self.assertTrue(why.startswith("changed: how it was graded"))
 
@@ -56,58 +56,58 @@ class Records(unittest.TestCase):
         self.put("ann", {"fingerprint": "f1", "total": 3})
         os.makedirs(os.path.join(self.out, "students", "bob"))  # graded, never finished
         os.makedirs(os.path.join(self.out, "students", "cat"))
-        with open(records.path(self.out, "cat"), "w") as f:
+        with open(graded.path(self.out, "cat"), "w") as f:
             f.write("{half a rec")
-        self.assertIsNone(records.load(self.out, "bob"))
-        self.assertIsNone(records.load(self.out, "cat"))
-        self.assertEqual(records.current_record(self.out, "cat", "f1"), (None, "new"))
-        self.assertEqual(records.load_all(self.out), [("ann", {"fingerprint": "f1", "total": 3})])
-        self.assertEqual(records.load_all(os.path.join(self.tmp.name, "nothing")), [])
+        self.assertIsNone(graded.load(self.out, "bob"))
+        self.assertIsNone(graded.load(self.out, "cat"))
+        self.assertEqual(graded.current_record(self.out, "cat", "f1"), (None, "new"))
+        self.assertEqual(graded.load_all(self.out), [("ann", {"fingerprint": "f1", "total": 3})])
+        self.assertEqual(graded.load_all(os.path.join(self.tmp.name, "nothing")), [])
 
     def test_load_all_is_sorted_and_written_whole(self):
         for sid in ("zed", "amy", "kim"):
             self.put(sid, {"student": sid})
-        self.assertEqual([sid for sid, _ in records.load_all(self.out)], ["amy", "kim", "zed"])
-        with open(records.path(self.out, "kim")) as f:
+        self.assertEqual([sid for sid, _ in graded.load_all(self.out)], ["amy", "kim", "zed"])
+        with open(graded.path(self.out, "kim")) as f:
             self.assertEqual(json.load(f), {"student": "kim"})
-        self.assertEqual(os.listdir(os.path.join(self.out, "students", "kim")), [records.NAME])
+        self.assertEqual(os.listdir(os.path.join(self.out, "students", "kim")), [graded.NAME])
 
     def test_fingerprint_follows_the_files(self):
         entry = os.path.join(self.cls, "ann")
         os.makedirs(entry)
         with open(os.path.join(entry, "matmult.c"), "w") as f:
             f.write("int x;\n")
-        why, fp = records.fingerprint(self.cls, entry)
+        why, fp = graded.fingerprint(self.cls, entry)
         self.assertIsNone(why)
-        self.assertEqual(records.fingerprint(self.cls, entry), (None, fp))
+        self.assertEqual(graded.fingerprint(self.cls, entry), (None, fp))
         with open(os.path.join(entry, "matmult.c"), "a") as f:
             f.write("int y;\n")
-        self.assertNotEqual(records.fingerprint(self.cls, entry)[1], fp)
+        self.assertNotEqual(graded.fingerprint(self.cls, entry)[1], fp)
 
     def test_a_refused_entry_is_fingerprinted_by_its_reason(self):
         os.symlink(os.path.join(KIT, "reference"), os.path.join(self.cls, "linked"))
-        why, fp = records.fingerprint(self.cls, os.path.join(self.cls, "linked"))
+        why, fp = graded.fingerprint(self.cls, os.path.join(self.cls, "linked"))
         self.assertIn("symbolic link", why)
         self.assertEqual(fp, "refused: " + why)
 
     def test_graded_now_and_stamps(self):
         entry = os.path.join(self.cls, "ann")
         os.makedirs(entry)
-        fps = records.fingerprints(self.cls, {"ann": entry})
-        self.assertIsNone(records.stamp(self.out, "ann"))
-        self.assertFalse(records.graded_now(self.out, fps, "ann"))
+        fps = graded.fingerprints(self.cls, {"ann": entry})
+        self.assertIsNone(graded.stamp(self.out, "ann"))
+        self.assertFalse(graded.graded_now(self.out, fps, "ann"))
         self.put("ann", {"fingerprint": fps["ann"]})
-        self.assertTrue(records.graded_now(self.out, fps, "ann"))
+        self.assertTrue(graded.graded_now(self.out, fps, "ann"))
         # --force: the record the run began with is not a new one; a record
         # written since (renamed over it) is.
-        before = {"ann": records.stamp(self.out, "ann")}
+        before = {"ann": graded.stamp(self.out, "ann")}
         self.assertIsNotNone(before["ann"])
-        self.assertFalse(records.graded_now(self.out, fps, "ann", before))
+        self.assertFalse(graded.graded_now(self.out, fps, "ann", before))
         self.put("ann", {"fingerprint": fps["ann"]})
-        self.assertTrue(records.graded_now(self.out, fps, "ann", before))
+        self.assertTrue(graded.graded_now(self.out, fps, "ann", before))
         # A record of other files is not this entry's.
         self.put("ann", {"fingerprint": "other"})
-        self.assertFalse(records.graded_now(self.out, fps, "ann"))
+        self.assertFalse(graded.graded_now(self.out, fps, "ann"))
 
     def test_class_entries_only_and_links_kept(self):
         for n in ("ann", "bob"):
@@ -134,10 +134,10 @@ def grading_imports(module):
 
 class ImportsOneWay(unittest.TestCase):
     def test_no_module_calls_back(self):
-        # command -> slurm -> batch -> records -> (current, unpack, util)
-        self.assertIn("records", grading_imports("batch"))
-        self.assertIn("records", grading_imports("slurm"))
-        for low in ("records", "unpack", "current"):
+        # command -> slurm -> batch -> graded -> (current, unpack, util)
+        self.assertIn("graded", grading_imports("batch"))
+        self.assertIn("graded", grading_imports("slurm"))
+        for low in ("graded", "unpack", "current"):
             self.assertFalse(grading_imports(low) & {"batch", "slurm", "command"}, low)
         self.assertFalse(grading_imports("batch") & {"slurm", "command"})
         self.assertNotIn("command", grading_imports("slurm"))
