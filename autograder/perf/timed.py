@@ -7,7 +7,8 @@ first) and the points class grading gives for it.
 A lab without the file has no performance entries. Here: what is timed
 (a run on a course's cluster times it for the class standing,
 autograder/standing/record.py), the size {N_BEYOND_LLC} in the arguments,
-and the command that links a harness with a build's student objects.
+and the make command that links a harness with a build's student objects
+(autograder/perf/perf.mk).
 
 THREADS: 1, or 'all' (OMP_NUM_THREADS = every core the run may use), or
 'gpu': the kernel on one GPU, on device arrays (skipped, visibly, on a host
@@ -114,17 +115,20 @@ def entries(lab, conf=None, cache_bytes=None):
         return out
 
 
-def link_cmd(harness, device, kit, lab_dir, objects, common_lib, cflags, ldlibs, out):
-    """gcc linking HARNESS (the lab's tests/perf/HARNESS.c, on the kit's
-    autograder/perf/perf_harness.c) with the student's objects (for a
-    device case, only those built from .cu files: the caller's choice)
-    into out. cflags: the lab's own (CUDA's headers; lab
-    4's -ffp-contract=off, which its harness's bit-for-bit check needs as
-    much as the lab does). lab_dir: the lab's folder under labs/."""
-    perf = f"{kit}/autograder/perf"
-    sources = [f"{kit}/labs/{lab_dir}/tests/perf/{harness}.c", f"{perf}/perf_harness.c"]
-    sources += [f"{perf}/perf_device.c"] if device else []
-    return ["gcc", "-std=c17", "-O2", "-Wall", "-Wextra", *cflags, f"-I{kit}/labs/{lab_dir}", f"-I{kit}/common", f"-I{perf}", "-o", out, *sources, *objects, common_lib, *ldlibs, "-lm"]
+def link_cmd(harness, device, kit, lab, build, kit_build, out, cuda_arch=None):
+    """The command that links HARNESS (lab N's tests/perf/HARNESS.c) with
+    the student's objects of build into out: autograder/perf/perf.mk's
+    perf-harness target, run from the kit's folder (its flags are the
+    lab's: CUDA's headers, lab 4's -ffp-contract=off, which the harness's
+    bit-for-bit check needs as much as the lab does). device: only the
+    objects of .cu files. cuda_arch: the architectures build was made for,
+    where the caller chose them (grading); otherwise make decides as it
+    did for the build."""
+    cmd = ["make", "--no-print-directory", "-s", "-C", kit, "-f", "common/mk/lab.mk", f"LAB={lab}",
+           f"BUILD={build}", f"KIT_BUILD={kit_build}", f"HARNESS={harness}", f"PERF_OUT={out}"]
+    cmd += ["PERF_DEVICE=1"] if device else []
+    cmd += [f"CUDA_ARCH={cuda_arch}"] if cuda_arch else []
+    return cmd + ["perf-harness"]
 
 
 def beyond_llc(cache_bytes, step=64, most=8192):

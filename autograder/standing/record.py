@@ -51,14 +51,11 @@ def cpu_name():
     return "unknown CPU"
 
 
-def time_entry(e, lab, v, build, kit_build, deadline, work):
+def time_entry(e, lab, build, kit_build, deadline, work):
     """{harness, args, threads, seconds, bound_*} of one timed entry, or
     (None, why)."""
-    objs = [os.path.join(build, "student", os.path.splitext(f)[0] + ".o") for f in v["STUDENT_FILES"].split()
-            if not e.device or f.endswith(".cu")]
     exe = os.path.join(work, f"perf_{e.name}")
-    link = timed.link_cmd(e.harness, e.device, course.KIT, v["LAB_NAME"], objs,
-                          os.path.join(kit_build, "libkitcommon.a"), v["LAB_CFLAGS"].split(), v["LAB_LDLIBS"].split(), exe)
+    link = timed.link_cmd(e.harness, e.device, course.KIT, lab, build, kit_build, exe)
     r = subprocess.run(link, cwd=course.KIT, capture_output=True, text=True)
     if r.returncode != 0:
         return None, f"its harness did not link: {r.stderr.strip()[-300:]}"
@@ -90,7 +87,7 @@ def make_record(lab, build, kit_build, results):
     with open(results) as f:
         res = json.load(f)
     tests = res.get("tests", [])
-    v = make_vars(lab, ["STUDENT_FILES", "LAB_NAME", "LAB_CFLAGS", "LAB_LDLIBS"])
+    v = make_vars(lab, ["STUDENT_FILES"])
     all_passed = bool(tests) and all(t.get("status") == "passed" for t in tests)
     # KIT_TIMED_CONF: whole lines LAB NAME THREADS REQUIRES HARNESS ARGS, to
     # time at another size (the standing self-test's small one)
@@ -101,7 +98,7 @@ def make_record(lab, build, kit_build, results):
         deadline = time.time() + TIME_LIMIT
         with tempfile.TemporaryDirectory(prefix="kit-record-") as work:
             for e in entries:
-                fig, why = time_entry(e, lab, v, build, kit_build, deadline, work)
+                fig, why = time_entry(e, lab, build, kit_build, deadline, work)
                 if fig:
                     figures[e.name] = fig
                 else:

@@ -68,6 +68,7 @@ SANDBOX_THREADS ?= 32
 SANDBOX_MEM_MB  ?= 4096
 include autograder/mpi_checker/checker.mk
 -include $(TEST_DIR)/tests.mk
+include autograder/perf/perf.mk
 TEST_SRCS ?= $(wildcard $(TEST_DIR)/*.c)
 CHECK_CMD ?= $(BUILD)/test_lab$(LAB)
 # The student objects linked into the test binary, and its linker: all of

@@ -24,7 +24,7 @@ import statistics
 from perf import timed
 from perf.timed import beyond_llc, last_level_cache_bytes, parse_size  # noqa: F401 (grading.perf's own names)
 from . import perf_feedback, perf_rounds
-from .util import KIT, STATUS_ERROR, Problem, make_var, run_capture, write_atomic
+from .util import KIT, STATUS_ERROR, Problem, run_capture, write_atomic
 
 GRID = 4                    # performance points go in quarters of an entry's points
 NO_DEVICE = 5               # a device harness's status when there is no GPU (perf_harness.h)
@@ -73,12 +73,11 @@ class Perf(timed.Timed):
         """Where it ran, for the feedback: '1', '16' (threads) or 'GPU'."""
         return "GPU" if self.device else self.env()["OMP_NUM_THREADS"]
 
-    def link_cmd(self, lab, build, kit):
-        objs = [f"{build}/student/{os.path.basename(o)}" for o in lab.student_objects(lab.ref_build)
-                if not self.device or lab.from_cu(o)]
-        return timed.link_cmd(self.harness, self.device, kit, lab.name, objs, f"{kit}/{lab.kit_build}/libkitcommon.a",
-                              make_var(lab.num, "LAB_CFLAGS").split(), make_var(lab.num, "LAB_LDLIBS").split(),
-                              f"{build}/perf_{self.name}")
+    def link_cmd(self, lab, build, kit, out=None):
+        """The harness linked with build's student objects into out
+        (default: build/perf_NAME), from the kit in folder kit."""
+        return timed.link_cmd(self.harness, self.device, kit, lab.num, build, lab.kit_build,
+                              out or f"{build}/perf_{self.name}", lab.cuda_arch)
 
     def build_reference(self, lab):
         rc, log = run_capture(self.link_cmd(lab, lab.ref_build, lab.view))
@@ -173,9 +172,8 @@ def measure(p, lab, sandbox, slot, work, build, tests, logs, lock, build_wall, r
     os.makedirs(perfdir)
     sandbox.give_to(slot, perfdir)
     binds = [(build, "/sub/build", False), (perfdir, "/sub/perf", True)]
-    link = p.link_cmd(lab, f"{sub}/build", kit)
     harness = f"{sub}/perf/harness" if sandbox.mode != "off" else os.path.join(perfdir, "harness")
-    link[link.index("-o") + 1] = harness
+    link = p.link_cmd(lab, f"{sub}/build", kit, harness)
     rc, log = sandbox.run(slot, binds, link, build_wall)
     if rc != 0:
         entry.update(status="failed", output=f"FAIL: the performance harness did not link:\n{log[-2000:]}")

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 from grading.perf import perf_config
-from grading.util import lab_dir, make_var
 from perf import timed
 
 
@@ -26,11 +25,8 @@ def main(lab):
     missing = [t for t in p.requires if t not in listed]
     if missing:
         return f"{p.name} requires tests the lab lacks: {' '.join(missing)}"
-    objs = sorted(f"{build}/student/{f}" for f in os.listdir(f"{build}/student") if f.endswith(".o"))
     out = f"{build}/perf_{p.name}"
-    cmd = timed.link_cmd(p.harness, p.device, os.getcwd(), os.path.basename(lab_dir(lab)), objs,
-                         f"{kit_build}/libkitcommon.a", make_var(lab, "LAB_CFLAGS").split(),
-                         make_var(lab, "LAB_LDLIBS").split(), out)
+    cmd = timed.link_cmd(p.harness, p.device, os.getcwd(), lab, build, kit_build, out)
     link = subprocess.run(cmd, capture_output=True, text=True)
     if link.returncode:
         return f"{p.harness} does not link: {link.stderr.strip()[-500:]}"
