@@ -1,6 +1,6 @@
-"""The checks of the self-test of grading beyond lab 1
-(maintainer/selftest/grading_labs.sh) on a graded class of a lab's
-reference, skeleton and mutants.
+"""The checks of the self-test of grading the labs in the sandbox
+(maintainer/selftest/grading_references.sh) on a graded class of a lab's
+reference, skeleton and mutants, and on the grader's own check.
 
     python3 maintainer/selftest/grading_labs_checks.py class GRADES LAB "MUTANT..." WHAT SECONDS GPUS
         one 'ok'/'FAILED' line: the reference has every point of the tests
@@ -9,7 +9,7 @@ reference, skeleton and mutants.
     python3 maintainer/selftest/grading_labs_checks.py same-grade GRADES LAB MUTANT OUTSIDE SECONDS GPUS
         one line: the reference's own check found the same score in the
         sandbox as outside (lab.json), the mutant lost the same tests in
-        both (maintainer/selftest/grading_references.sh)
+        both (the mutant graded as the student mutant_MUTANT)
     python3 maintainer/selftest/grading_labs_checks.py perf-entry RESULTS NAME
         'SCORE MAX OUTPUT' of a results.json's entry NAME, or 'none'
 """
@@ -92,7 +92,7 @@ def same_grade(root, lab, mutant, outside, secs, gpus):
     try:
         with open(outside) as f:
             out = failed_here(json.load(f)["tests"])
-        with open(os.path.join(root, "students", mutant, "results.json")) as f:
+        with open(os.path.join(root, "students", f"mutant_{mutant}", "results.json")) as f:
             inside = failed_here(json.load(f)["tests"])
     except (OSError, ValueError, KeyError) as e:
         return line(False, f"lab {lab}: the mutant {mutant}'s results are missing ({e})")

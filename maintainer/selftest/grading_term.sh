@@ -30,6 +30,7 @@
 # submission) keep it to about fifteen minutes on a loaded 2-core host.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
+# selftest: long
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=maintainer/selftest/lib.sh

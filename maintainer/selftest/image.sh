@@ -18,6 +18,7 @@
 # the image and its unpacked root are removed at the end.
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
+# selftest: long
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=maintainer/selftest/lib.sh

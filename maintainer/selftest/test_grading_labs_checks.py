@@ -79,5 +79,36 @@ class LabClass(unittest.TestCase):
         self.assertIn("nccl_one_rank", sgl.caught_by(4, "early_exit"))
 
 
+class SameGrade(unittest.TestCase):
+    """The grader's own check's line: the reference's verdict (lab.json),
+    and the mutant, graded as the student mutant_NAME, losing the same
+    tests in the sandbox as outside it."""
+
+    def line(self, inside_lost, outside_lost, ref=None):
+        with tempfile.TemporaryDirectory() as root:
+            with open(os.path.join(root, "lab.json"), "w") as f:
+                json.dump({"reference": ref or {"inside": 4, "outside": 4, "awardable": 4, "lost": []}}, f)
+            os.makedirs(os.path.join(root, "students", "mutant_m1"))
+
+            def tests(lost):
+                return {"tests": [{"name": t, "score": 0 if t in lost else 2, "max_score": 2, "output": "ok"}
+                                  for t in TESTS[:2]]}
+            with open(os.path.join(root, "students", "mutant_m1", "results.json"), "w") as f:
+                json.dump(tests(inside_lost), f)
+            with open(os.path.join(root, "outside.json"), "w") as f:
+                json.dump(tests(outside_lost), f)
+            return sgl.same_grade(root, "9", "m1", os.path.join(root, "outside.json"), 1, 0)
+
+    def test_same_tests_lost(self):
+        self.assertTrue(self.line(["cpu_a"], ["cpu_a"]).startswith("ok      lab 9: the reference earns 4 of 4"))
+
+    def test_each_difference_named(self):
+        self.assertIn("lost ['cpu_b'] only in the sandbox and ['cpu_a'] only outside", self.line(["cpu_b"], ["cpu_a"]))
+        self.assertIn("lost no test outside", self.line([], []))
+        out = self.line(["cpu_a"], ["cpu_a"], {"inside": 2, "outside": 4, "awardable": 4,
+                                               "lost": [{"name": "cpu_b"}]})
+        self.assertTrue(out.startswith("FAILED") and "earns 2 in the sandbox, 4 outside" in out, out)
+
+
 if __name__ == "__main__":
     unittest.main()
