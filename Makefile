@@ -147,7 +147,7 @@ image:
 # maintainers': installed here on first need as root, named otherwise.
 test:
 	@common/mk/deps need maintainer 'make test'
-	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run
+	SELFTEST_JOBS=$(JOBS) maintainer/selftest/run_all
 
 # On a machine with apt: the Debian packages a GPU host without a package
 # registry needs (Check, json-c, bubblewrap, pyelftools, GCC 12's offload

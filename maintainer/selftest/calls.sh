@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 . maintainer/selftest/lib.sh
 
-OUT=${SELFTEST_OUT:-build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}} # the run's folder (maintainer/selftest/run)
+OUT=${SELFTEST_OUT:-build/selftest${SELFTEST_LABS:+-lab${SELFTEST_LABS// /-}}} # the run's folder (maintainer/selftest/run_all)
 checker() { # conf objects...: the broken rules' lines
     PYTHONPATH=autograder${PYTHONPATH:+:$PYTHONPATH} python3 -m callrules.calls "$@"
 }

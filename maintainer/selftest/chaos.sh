@@ -11,7 +11,7 @@
 #   - grading's keyed seeds (AG_CHAOS_KEY) are the same on two runs;
 #   - a CHAOS_SEED that is not a seed is refused in one line, exit 2.
 # The racy mutants caught under chaos are the lab runs' ("# chaos: needed",
-# maintainer/selftest/run).
+# maintainer/selftest/run_all).
 # pass() returns 0, so "check && pass ... || fail ..." never runs both:
 # shellcheck disable=SC2015
 set -u

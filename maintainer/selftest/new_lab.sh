@@ -83,7 +83,7 @@ got=$(score SUBMISSION="$sub")
 if [ "$got" = 0/3 ]; then pass "new lab: its calls.conf applies (a right axpy that calls dlopen: 0/3)"
 else fail "new lab: a right axpy that calls dlopen scores '${got:-no score}', not 0/3: calls.conf is not applied"; fi
 
-(cd "$K" && SELFTEST_LABS=8 SELFTEST_EXTRA=0 SELFTEST_JOBS=2 maintainer/selftest/run) >"$S/selftest.log" 2>&1
+(cd "$K" && SELFTEST_LABS=8 SELFTEST_EXTRA=0 SELFTEST_JOBS=2 maintainer/selftest/run_all) >"$S/selftest.log" 2>&1
 if grep -q '^FAILED' "$S/selftest.log" || [ "$(grep -c '^ok .*lab8-axpy' "$S/selftest.log")" -lt 3 ]; then
     fail "new lab: the self-test with SELFTEST_LABS=8 does not pass its reference, fail its skeleton and catch its mutant (see $S/selftest.log)"
 else
