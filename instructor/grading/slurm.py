@@ -18,6 +18,7 @@ its submission as it is now. A task that failed or was killed (its time
 limit, a lost node) leaves its students without one, so the next run
 grades them again and only them; a student graded twice (two arrays at
 once) ends with one whole record, whichever was renamed last."""
+import fcntl
 import math
 import os
 import shlex
@@ -49,14 +50,25 @@ def gpus_wanted(lab, build=None):
     if build is None:
         build = os.path.join(KIT, "build", "grade", "gpus", f"lab{lab}")
         os.makedirs(os.path.dirname(build), exist_ok=True)
-        made = subprocess.run(["make", "--no-print-directory", "-s", "-f", "common/mk/lab.mk", f"LAB={lab}",
-                               f"BUILD={build}", "all"],
-                              cwd=KIT, capture_output=True, text=True)
-        if made.returncode != 0:
-            with open(build + ".log", "w") as f:
-                f.write(made.stdout + made.stderr)
-            sys.exit(f"grade: lab {lab}'s test program does not build from labs/ (see {build}.log): "
-                     "the GPUs its tests need are unknown")
+        # Two gradings of the lab at once (an instructor's two classes, the
+        # self-test's suites) share this folder: one builds and asks it at
+        # a time, or each would find the other's half-copied files.
+        with open(build + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            made = subprocess.run(["make", "--no-print-directory", "-s", "-f", "common/mk/lab.mk", f"LAB={lab}",
+                                   f"BUILD={build}", "all"],
+                                  cwd=KIT, capture_output=True, text=True)
+            if made.returncode != 0:
+                with open(build + ".log", "w") as f:
+                    f.write(made.stdout + made.stderr)
+                sys.exit(f"grade: lab {lab}'s test program does not build from labs/ (see {build}.log): "
+                         "the GPUs its tests need are unknown")
+            return listed_gpus(lab, build)
+    return listed_gpus(lab, build)
+
+
+def listed_gpus(lab, build):
+    """The most GPUs one test asks for, as build's test program lists them."""
     run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab), build],
                          capture_output=True, text=True)
     if run.returncode != 0:
