@@ -87,6 +87,14 @@ else
 $(error IMPL must be 'skeleton' or 'reference', got '$(IMPL)')
 endif
 
+# The folder the student's files are named by in the build's messages
+# (the #line of each copy, below): SRC_DIR, the files the student edits.
+# The self-test names a mutant's patched copy of the reference by the
+# reference's folder (SHOWN_DIR=labs/labN-name/solution), so that the
+# files its patch leaves alone are copied to the very text of the
+# reference's build, and nvcc's objects come from the cache (cu_cache.mk).
+SHOWN_DIR ?= $(SRC_DIR)
+
 # The student copy's record of the kit's given files as released (.kit/:
 # their SHA-256, and the skeleton of each optional file). Those this
 # lab's build reads (its folder, common/, autograder/ but other labs'
@@ -208,7 +216,8 @@ STUBBED := $(strip $(foreach f,$(OPTIONAL_FILES),$(if $(wildcard $(SRC_DIR)/$(f)
 STUB_DIR := $(firstword $(wildcard $(GIVEN_DIR)/skeleton/$(LAB_DIR)) $(LAB_DIR))
 STUDENT_SRCS := $(foreach f,$(STUDENT_FILES),$(if $(filter $(f),$(STUBBED)),$(STUB_DIR),$(SRC_DIR))/$(f))
 COPY_ERR := $(shell mkdir -p $(BUILD)/student && for s in $(STUDENT_SRCS); do f=$$(basename "$$s"); \
-    t="$(BUILD)/student/.$$f.new"; { printf '\043line 1 "%s"\n' "$$s" && cat "$$s"; } >"$$t" && \
+    case $$s in ($(SRC_DIR)/*) shown=$(SHOWN_DIR)/$$f ;; (*) shown=$$s ;; esac; \
+    t="$(BUILD)/student/.$$f.new"; { printf '\043line 1 "%s"\n' "$$shown" && cat "$$s"; } >"$$t" && \
     { cmp -s "$$t" "$(BUILD)/student/$$f" && rm -f "$$t" || mv -f "$$t" "$(BUILD)/student/$$f"; } || echo "$$f"; done; \
     echo "$(SRC_DIR)" > $(BUILD)/source; echo "$(STUBBED)" > $(BUILD)/stubbed)
 ifneq ($(COPY_ERR),)
@@ -265,7 +274,7 @@ SAN_OPTIONS_OBJ := $(if $(SANITIZE),$(call kit_obj,autograder/runner/sanitizer_r
 # folder the file came from).
 $(BUILD)/student-san/%.o: $(BUILD)/student/%.c $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -fdebug-prefix-map=$(SRC_DIR)=/student -c $< -o $@
+	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -fdebug-prefix-map=$(SHOWN_DIR)=/student -c $< -o $@
 
 define test_program_rule
 $(BUILD)/$(1): $(call san_objs,$(STUDENT_OBJS)) $(call kit_obj,$($(1)_SRCS)) $(SAN_OPTIONS_OBJ) $(COMMON_LIB)
