@@ -6,6 +6,7 @@ autograder/callrules/ (calls, elf). Run with PYTHONPATH=instructor:autograder.
 
 The lab and its submissions
     lab             the kit copy the sandbox sees, the reference build, the test list
+    prepared        those kept between gradings, per lab, kit version and host
     student_copy    the one reader of instructor/student-copy (what students get)
     kitfiles        the kit's own files, for the copies made of it
     release_check   the student copy's search for reference code (instructor/release)

@@ -16,7 +16,7 @@ import threading
 import time
 
 from callrules import calls
-from . import current, graded, limits, perf, perf_feedback, perf_rounds, reference, repeat, standing, term
+from . import current, graded, limits, perf, perf_feedback, perf_rounds, prepared, reference, repeat, standing, term
 from callrules.elf import ObjectFile, startup_code, unsafe_symbols
 from .chaos_key import chaos_key, term_secret
 from .classpage import write_class_page
@@ -317,6 +317,13 @@ def grade_here(args, out, subs, work=None):
     if getattr(args, "prepared", None):
         if lab.reuse_or_prepare():
             print(f"grade: the kit copy and the reference prepared in {lab.work} reused", file=sys.stderr)
+    elif work is None or getattr(args, "slurm_task", None):
+        # (a Slurm task's on the node's own disk: the kit's folder may be a
+        # network file system, where locks may not hold)
+        ready = prepared.use(lab, node_local=work is not None)
+        print(f"grade: the kit copy and the reference: {lab.home} "
+              f"({'made by an earlier grading of this kit on this host' if ready else 'kept for the next grading'})",
+              file=sys.stderr)
     else:
         lab.prepare()
     need_gpu = sum(t["points"] for t in lab.tests if t["gpu"]) + sum(p.points for p in lab.perf if p.device)

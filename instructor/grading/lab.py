@@ -44,17 +44,23 @@ class Lab:
         # them) targets the same ones (common/mk/cuda_arch.mk).
         self.cuda_arch = make_var(num, "CUDA_ARCH")
         self.work = work or scratch_folder(out, num)
-        self.view = os.path.join(self.work, "kit")
-        self.ref_build = os.path.join(self.work, "reference")
+        self.place(self.work)
         self.perf = perf_config(num) if not args.no_perf else []
         self.repeat = read_repeat(num)  # tests a race may pass by luck: run again (grading/repeat.py)
         calls = os.path.join(lab_tests_dir(num), "calls.conf")
         self.calls_conf = calls if os.path.exists(calls) else None
 
+    def place(self, folder):
+        """The kit copy and the reference build live in folder: the run's
+        own work folder, or a copy kept between runs (grading/prepared.py)."""
+        self.home = folder
+        self.view = os.path.join(folder, "kit")
+        self.ref_build = os.path.join(folder, "reference")
+
     def prepare(self):
-        shutil.rmtree(self.work, ignore_errors=True)
-        os.makedirs(self.work)
-        os.chmod(self.work, 0o755)
+        shutil.rmtree(self.home, ignore_errors=True)
+        os.makedirs(self.home)
+        os.chmod(self.home, 0o755)
         self.copy_kit()
         # The kit's objects (hidden tests included) and the reference, built
         # from the kit copy before its hidden tests are blanked.
@@ -79,27 +85,38 @@ class Lab:
                  (f"labs/{self.name}", "common", "autograder/perf")]
         return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
 
-    def reuse_or_prepare(self):
+    def reuse_or_prepare(self, stamp=None):
         """A folder made by instructor/grade --prepare (Gradescope's setup.sh)
-        is used as it is when it was made from this kit; otherwise prepared
-        again. Returns True when reused."""
-        record = os.path.join(self.work, "prepared.json")
+        is used as it is when it was made from this kit (stamp: what it was
+        made from, the digest by default); otherwise prepared again. Returns
+        True when reused."""
+        stamp = stamp or self.digest()
+        if self.read_record(stamp):
+            return True
+        self.prepare()
+        self.write_record(stamp)
+        return False
+
+    def read_record(self, stamp):
+        """The test list and forbidden symbols of a folder prepared from
+        stamp, if its record says so (the record is written last)."""
         try:
-            with open(record) as f:
+            with open(os.path.join(self.home, "prepared.json")) as f:
                 old = json.load(f)
-            if old["digest"] == self.digest():
+            if old["digest"] == stamp:
                 self.tests, self.forbidden = old["tests"], set(old["forbidden"])
                 return True
         except (OSError, ValueError, KeyError):
             pass
-        self.prepare()
-        with open(record, "w") as f:
-            json.dump({"digest": self.digest(), "tests": self.tests, "forbidden": sorted(self.forbidden)}, f)
         return False
 
-    def copy_kit(self):
-        """The student copy's files (instructor/student-copy), and the
-        hidden tests, blanked once the build has used them."""
+    def write_record(self, stamp):
+        with open(os.path.join(self.home, "prepared.json"), "w") as f:
+            json.dump({"digest": stamp, "tests": self.tests, "forbidden": sorted(self.forbidden)}, f)
+
+    def copy_filter(self):
+        """copytree's ignore function for the kit copy: the student copy's
+        files (instructor/student-copy), and the hidden tests."""
         kit = student_copy.rules()
         hidden = kit.hidden_tests()
 
@@ -112,8 +129,24 @@ class Lab:
                 if inside or student_copy.matches(path, hidden):
                     keep.append(n)
             return [n for n in names if n not in keep]
+        return ignore
 
-        shutil.copytree(KIT, self.view, ignore=ignore, symlinks=True)
+    def copied_files(self):
+        """The kit's files the copy holds, as paths from the kit's top, in
+        order: what copy_kit copies."""
+        ignore = self.copy_filter()
+        for folder, dirs, files in os.walk(KIT):
+            left_out = set(ignore(folder, dirs + files))
+            # os.walk does not follow links to folders; copytree keeps them as links
+            dirs[:] = sorted(d for d in dirs if d not in left_out and not os.path.islink(os.path.join(folder, d)))
+            for n in sorted(files + [d for d in os.listdir(folder) if os.path.islink(os.path.join(folder, d))
+                                     and os.path.isdir(os.path.join(folder, d))]):
+                if n not in left_out:
+                    yield os.path.relpath(os.path.join(folder, n), KIT)
+
+    def copy_kit(self):
+        """The kit copy; its hidden tests are blanked once the build has used them."""
+        shutil.copytree(KIT, self.view, ignore=self.copy_filter(), symlinks=True)
 
     def blank_hidden_tests(self):
         """Hidden tests stay in the build as objects compiled above; their
@@ -180,15 +213,21 @@ class Lab:
         return sum(t["points"] for t in self.tests) + sum(p.points for p in self.perf)
 
 
+def sandbox_reaches(path):
+    """Can the sandbox's user (another uid, when the grader is root) reach
+    path: may it pass through every folder above it?"""
+    parts = [os.path.realpath(path)]
+    while parts[-1] != os.path.dirname(parts[-1]):
+        parts.append(os.path.dirname(parts[-1]))
+    return os.geteuid() != 0 or all(os.stat(p).st_mode & 0o001 for p in parts if os.path.exists(p))
+
+
 def scratch_folder(out, num):
     """Where the kit copy, the reference build and the work folders go:
     OUT/.grader, unless the sandbox's user could not reach it (OUT below
     /root, say), then a fresh folder in the system's temporary space."""
     out = os.path.realpath(out)
-    parts = [out]
-    while parts[-1] != os.path.dirname(parts[-1]):
-        parts.append(os.path.dirname(parts[-1]))
-    if os.geteuid() != 0 or all(os.stat(p).st_mode & 0o001 for p in parts if os.path.exists(p)):
+    if sandbox_reaches(out):
         return os.path.join(out, ".grader")
     folder = tempfile.mkdtemp(prefix=f"kit-grade-lab{num}-")
     os.chmod(folder, 0o755)

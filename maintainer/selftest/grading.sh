@@ -41,15 +41,17 @@ WALL=120
 # make test. The expected outcomes hold for any count.
 GRADE_JOBS=${SELFTEST_GRADE_JOBS:-$(($(nproc) / 4 > 2 ? ($(nproc) / 4 < 8 ? $(nproc) / 4 : 8) : 2))}
 t0=$(date +%s)
-# --keep: the grader's work folder outlives the run, so that the checks
-# below can read its kit copy and reference build. It is OUT/.grader, or a
-# folder in /tmp when the sandbox's user cannot reach OUT (a kit under
+# --keep: the grader's work folder outlives the run. It is OUT/.grader, or
+# a folder in /tmp when the sandbox's user cannot reach OUT (a kit under
 # /root, mode 0700): the grader names it in its log. Removed at the end.
+# The kit copy and the reference build, which the checks below read, are
+# kept between gradings (instructor/grading/prepared.py), named in the log.
 instructor/grade -j "$GRADE_JOBS" --wall $WALL --no-perf --keep -o "$OUT/grades" 1 "$OUT/class/submissions" >"$OUT/grade.log" 2>&1
 rc=$?
 WORK=$(sed -n 's/^grade: .* is not reachable by the sandbox.s user; working in \(.*\)$/\1/p' "$OUT/grade.log" | tail -n 1)
 WORK=${WORK:-$OUT/grades/.grader}
 case $WORK in "$OUT"/*) ;; *) trap 'rm -rf "$WORK"' EXIT ;; esac
+PREPARED=$(sed -n 's/^grade: the kit copy and the reference: \(.*\) (.*$/\1/p' "$OUT/grade.log" | tail -n 1)
 t1=$(date +%s)
 if [ "$rc" = 0 ] && [ -s "$OUT/grades/gradebook.csv" ]; then
     pass "the batch of $n completed in $((t1 - t0)) s with -j $GRADE_JOBS on $(nproc) cores"
@@ -61,7 +63,7 @@ fi
 
 # The lab's own points: its tests' (the reference build's --list) and its
 # performance points (labs/lab1-matmult/tests/perf.conf), never numbers written here.
-TESTS_MAX=$("$WORK/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
+TESTS_MAX=$("$PREPARED/reference/test_lab1" --list | awk '$3 == "points" { s += $2 } END { print s }')
 read -r PERF_POINTS PERF_FULL_AT PERF_ZERO_AT < <(checks perf-points 1 blk)
 if [ -n "$TESTS_MAX" ] && [ -n "${PERF_POINTS:-}" ]; then
     pass "lab 1's points: $TESTS_MAX in its tests, $PERF_POINTS for performance (perf_blk: full up to $PERF_FULL_AT x, none from $PERF_ZERO_AT x)"
@@ -96,8 +98,8 @@ big=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -size +65M -
 [ -z "$big" ] && pass "no file over the 64 MiB file-size limit in the grader's output" || fail "files over 64 MiB: $big"
 leftovers=$(find "$OUT/grades" -path "$OUT/grades/.grader/work" -prune -o -name '*.tmp.*' -print 2>/dev/null | head -3)
 [ -z "$leftovers" ] && pass "no half-written file left (every result written atomically)" || fail "temporary files left: $leftovers"
-grep -q 'Hidden tests: not visible here' "$WORK/kit/labs/lab1-matmult/tests/hidden_lab1.c" &&
-    ! compgen -G "$WORK/kit/labs/*/solution" >/dev/null && ! compgen -G "$WORK/kit/labs/*/mutants" >/dev/null &&
+grep -q 'Hidden tests: not visible here' "$PREPARED/kit/labs/lab1-matmult/tests/hidden_lab1.c" &&
+    ! compgen -G "$PREPARED/kit/labs/*/solution" >/dev/null && ! compgen -G "$PREPARED/kit/labs/*/mutants" >/dev/null &&
     pass "the sandbox's kit copy has no reference, no mutants, and blanked hidden tests" ||
     fail "the sandbox's kit copy shows instructor-only files"
 
