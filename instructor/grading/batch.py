@@ -326,6 +326,10 @@ def grade_here(args, out, subs, work=None):
               file=sys.stderr)
     else:
         lab.prepare()
+    # the run's own folder, the students' work folders in it (a Slurm task's
+    # is a private temporary one): the sandbox's user passes through it
+    os.makedirs(lab.work, exist_ok=True)
+    os.chmod(lab.work, 0o755)
     need_gpu = sum(t["points"] for t in lab.tests if t["gpu"]) + sum(p.points for p in lab.perf if p.device)
     if need_gpu and not gpus and not getattr(args, "cpu_only", False):
         sys.exit(f"grade: lab {lab.num} has {need_gpu:g} of its {lab.max_points:g} points in GPU tests, and this host "
