@@ -74,8 +74,10 @@ def key(lab):
         if found:
             real = os.path.realpath(found)
             tools.append(f"{real}:{os.stat(real).st_mtime_ns}")
-    # lab.digest(): the lab's whole folder (the reference, the perf harnesses) and the perf entries
-    facts = [lab.digest(), KIT, socket.gethostname(), platform.machine()] + tools + \
+    # lab.digest(): the lab's whole folder (the reference, the perf harnesses)
+    # and its perf entries' names; the harness each is built from (GRADE_PERF_CONF's may differ)
+    facts = [lab.digest(), " ".join(p.harness for p in lab.perf), KIT, socket.gethostname(),
+             platform.machine()] + tools + \
             [f"{v}={os.environ.get(v, '')}" for v in BUILD_VARIABLES]
     h.update("\n".join(facts).encode())
     return h.hexdigest()[:16]
