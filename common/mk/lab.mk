@@ -89,9 +89,9 @@ endif
 
 # The folder the student's files are named by in the build's messages
 # (the #line of each copy, below): SRC_DIR, the files the student edits.
-# The self-test names a mutant's patched copy of the reference by the
-# reference's folder (SHOWN_DIR=labs/labN-name/solution), so that the
-# files its patch leaves alone are copied to the very text of the
+# The kit's self-test builds patched copies of the reference under the
+# reference's folder's name (SHOWN_DIR=labs/labN-name/solution), so that
+# the files a patch leaves alone are copied to the very text of the
 # reference's build, and nvcc's objects come from the cache (cu_cache.mk).
 SHOWN_DIR ?= $(SRC_DIR)
 
