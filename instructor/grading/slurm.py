@@ -72,7 +72,7 @@ def listed_gpus(lab, build):
     run = subprocess.run([os.path.join(KIT, "autograder", "sched", "gpus"), str(lab), build],
                          capture_output=True, text=True)
     if run.returncode != 0:
-        sys.exit(f"grade: --slurm: the GPUs of lab {lab}'s tests are unknown: {run.stderr.strip()}")
+        sys.exit(f"grade: the GPUs of lab {lab}'s tests are unknown: {run.stderr.strip()}")
     return int(run.stdout)
 
 
