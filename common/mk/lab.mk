@@ -189,7 +189,8 @@ all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS) $(GPU_IMAGE_CHECK)
 
 # The kit's objects alone (its self-test builds them once, then each
 # variant of the student's files).
-kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(GPU_IMAGE_OBJ) $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(call kit_obj,$($(d)_SRCS)))
+kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(GPU_IMAGE_OBJ) $(foreach d,$(DRIVERS) $(TEST_PROGRAMS),$(call kit_obj,$($(d)_SRCS))) \
+    $(if $(GPU_IMAGE_CHECK),$(call kit_obj,common/cuda/gpu_image_check.c))
 
 # Copy the student's files in only when building, and only when they changed,
 # so that make rebuilds exactly what it must. A missing file stops the build
