@@ -137,10 +137,10 @@ class Lab:
         ignore = self.copy_filter()
         for folder, dirs, files in os.walk(KIT):
             left_out = set(ignore(folder, dirs + files))
-            # os.walk does not follow links to folders; copytree keeps them as links
-            dirs[:] = sorted(d for d in dirs if d not in left_out and not os.path.islink(os.path.join(folder, d)))
-            for n in sorted(files + [d for d in os.listdir(folder) if os.path.islink(os.path.join(folder, d))
-                                     and os.path.isdir(os.path.join(folder, d))]):
+            # a link to a folder is copied as a link (copytree's symlinks=True), not entered
+            links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+            dirs[:] = sorted(d for d in dirs if d not in left_out and d not in links)
+            for n in sorted(files + links):
                 if n not in left_out:
                     yield os.path.relpath(os.path.join(folder, n), KIT)
 

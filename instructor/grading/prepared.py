@@ -95,10 +95,7 @@ def use(lab, node_local=False):
     lab.place(folder)
     with open(os.path.join(top, f"lab{lab.num}.lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        ready = lab.read_record(stamp)
-        if not ready:
-            lab.prepare()
-            lab.write_record(stamp)
+        ready = lab.reuse_or_prepare(stamp)
         hold(folder)
         prune(top, lab.num, folder)
     return ready
