@@ -12,21 +12,11 @@ import subprocess
 import tempfile
 import time
 
+from labvars import lab_vars
 from perf import timed
 from . import course, records
 
 TIME_LIMIT = 60
-
-
-def make_vars(lab, names):
-    """The lab's build variables (common/mk/lab.mk), one a line."""
-    rule = "print-vars: ; @printf '%s\\n' " + " ".join(f'"$({n})"' for n in names)
-    out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab}",
-                          "--eval", rule, "print-vars"], cwd=course.KIT, capture_output=True, text=True)
-    lines = out.stdout.splitlines()
-    if out.returncode != 0 or len(lines) < len(names):
-        raise RuntimeError(f"the lab's build variables could not be read: {out.stderr.strip()[-300:]}")
-    return dict(zip(names, lines[-len(names):]))
 
 
 def gpu_name():
@@ -87,7 +77,7 @@ def make_record(lab, build, kit_build, results):
     with open(results) as f:
         res = json.load(f)
     tests = res.get("tests", [])
-    v = make_vars(lab, ["STUDENT_FILES"])
+    v = lab_vars(lab, ["STUDENT_FILES"], course.KIT)
     all_passed = bool(tests) and all(t.get("status") == "passed" for t in tests)
     # KIT_TIMED_CONF: whole lines LAB NAME THREADS REQUIRES HARNESS ARGS, to
     # time at another size (the standing self-test's small one)

@@ -15,7 +15,7 @@ from callrules.elf import ObjectFile
 from .perf import perf_config
 from .repeat import read_conf as read_repeat
 from .sandbox import Limits
-from .util import KIT, lab_tests_dir, make_var, run_capture
+from .util import KIT, lab_tests_dir, make_vars, run_capture
 
 
 def parse_test_list(text):
@@ -31,18 +31,20 @@ def parse_test_list(text):
 class Lab:
     def __init__(self, num, out, args, work=None):
         self.num, self.args = num, args
-        self.name = make_var(num, "LAB_NAME")
-        self.student_files = make_var(num, "STUDENT_FILES").split()
-        self.optional_files = make_var(num, "OPTIONAL_FILES").split()
+        v = make_vars(num, ["LAB_NAME", "STUDENT_FILES", "OPTIONAL_FILES", "SANITIZE", "SANDBOX_RANKS",
+                            "SANDBOX_THREADS", "SANDBOX_MEM_MB", "CUDA_ARCH"])
+        self.name = v["LAB_NAME"]
+        self.student_files = v["STUDENT_FILES"].split()
+        self.optional_files = v["OPTIONAL_FILES"].split()
         # its test program is built with the sanitizers (common/mk/lab.mk)
-        self.sanitized = bool(make_var(num, "SANITIZE").strip())
-        self.limits = Limits(*(int(make_var(num, v)) for v in ("SANDBOX_RANKS", "SANDBOX_THREADS", "SANDBOX_MEM_MB")))
+        self.sanitized = bool(v["SANITIZE"].strip())
+        self.limits = Limits(*(int(v[n]) for n in ("SANDBOX_RANKS", "SANDBOX_THREADS", "SANDBOX_MEM_MB")))
         self.kit_build = f"build/kit/lab{num}"
         # The GPU architectures, decided here, outside the sandbox, where
         # nvidia-smi sees this host's GPUs: every build of the grading (the
         # reference's, and each student's in a sandbox that may not see
         # them) targets the same ones (common/mk/cuda_arch.mk).
-        self.cuda_arch = make_var(num, "CUDA_ARCH")
+        self.cuda_arch = v["CUDA_ARCH"]
         self.work = work or scratch_folder(out, num)
         self.place(self.work)
         self.perf = perf_config(num) if not args.no_perf else []

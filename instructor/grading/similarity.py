@@ -49,7 +49,7 @@ import tempfile
 from . import lms, term
 from .classpage import write_class_page
 from .unpack import class_folder, collect, refused, submissions
-from .util import KIT, Problem, make_var, write_atomic
+from .util import KIT, Problem, make_vars, write_atomic
 
 SIM = "sim_c"
 MIN_RUN = 24           # sim_c's own default: tokens in the shortest run that counts
@@ -572,8 +572,8 @@ def arguments(doc, argv=None):
 def main(doc, argv=None):
     args = arguments(doc, argv)
     out = os.path.abspath(args.out or os.path.join(KIT, "build", "similarity", f"lab{args.lab}"))
-    lab_name = make_var(args.lab, "LAB_NAME")
-    lab_files = make_var(args.lab, "STUDENT_FILES").split()
+    v = make_vars(args.lab, ["LAB_NAME", "STUDENT_FILES"])
+    lab_name, lab_files = v["LAB_NAME"], v["STUDENT_FILES"].split()
     base = handed_out(lab_name, lab_files, args.base)
     grades = os.path.abspath(args.grades or os.path.join(KIT, "build", "grade", f"lab{args.lab}"))
     with tempfile.TemporaryDirectory(prefix="kit-similarity-") as work:

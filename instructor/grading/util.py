@@ -9,6 +9,8 @@ import subprocess
 import sys
 import threading
 
+from labvars import lab_vars
+
 KIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LOG_CAP = 256 << 10         # what is kept of a command's output
 MAX_FILE = 1 << 20          # a student file larger than 1 MiB is not source code
@@ -118,17 +120,18 @@ def fingerprint(path):
     return h.hexdigest()
 
 
+def make_vars(lab, names):
+    """{name: value} of lab N's build variables (common/mk/lab.mk), in one
+    make run: LAB_NAME, STUDENT_FILES..."""
+    try:
+        return lab_vars(lab, names, KIT)
+    except RuntimeError as e:
+        sys.exit(f"grade: {e}")
+
+
 def make_var(lab, name):
-    """A variable of lab N's build (common/mk/lab.mk), e.g. STUDENT_FILES."""
-    out = subprocess.run(["make", "-s", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab}",
-                          "--eval", "print-%: ; @echo $($*)", f"print-{name}"],
-                         cwd=KIT, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"grade: {out.stderr.strip()}")
-    # the last line: a lab.mk's $(info ...) notes come before it (lab 4's, on
-    # a host without GCC's offloading)
-    lines = out.stdout.strip().splitlines()
-    return lines[-1] if lines else ""
+    """One variable of lab N's build, e.g. STUDENT_FILES."""
+    return make_vars(lab, [name])[name]
 
 
 def lab_dir(lab):

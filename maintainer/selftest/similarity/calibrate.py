@@ -54,7 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KIT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path[:0] = [os.path.join(KIT, "instructor"), os.path.join(KIT, "autograder")]
 from grading import similarity  # noqa: E402
-from grading.util import make_var  # noqa: E402
+from grading.util import make_vars  # noqa: E402
 
 
 # Mutants that hand a function's work to another function (the kit's, a
@@ -77,8 +77,8 @@ def rule(honest, copied):
 
 def lab_class(num, folder):
     """The lab's calibration class in folder: {entry: 'copied' | 'honest'}."""
-    name = make_var(num, "LAB_NAME")
-    files = make_var(num, "STUDENT_FILES").split()
+    v = make_vars(num, ["LAB_NAME", "STUDENT_FILES"])
+    name, files = v["LAB_NAME"], v["STUDENT_FILES"].split()
     ref = os.path.join(folder, "reference")
     os.makedirs(ref)
     for f in files:
