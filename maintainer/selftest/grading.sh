@@ -157,14 +157,19 @@ else
 fi
 cp "$OUT/m11.c" "$OUT/class/submissions/m11_nat_transposed_b/matmult.c"
 
-# Performance points, with submissions whose speed relative to the
-# reference is the same on every CPU (never a gap that only some caches
-# show): the reference against itself gets them all; one that does the
-# reference's blocked product four times over is about 4 x slower anywhere
-# and gets what the formula gives for its measured ratio; one that does it
-# twenty times gets none; one whose result is wrong on the timed size gets
-# none (the harness checks every result); one that fails a test named in
-# 'requires' is not timed at all.
+# Performance points, with submissions slower than the reference on every
+# CPU and at every size (never a gap that only some caches show): the
+# reference against itself gets them all; one that does the reference's
+# blocked product four times over is several times slower anywhere and
+# gets what the formula gives for its measured ratio;
+# one that does it twenty times gets none; one whose result is wrong on the
+# timed size gets none (the harness checks every result); one that fails a
+# test named in 'requires' is not timed at all. The entry is the lab's
+# (its points, limits, requirements and harness) at a size that fits the
+# cache: at the lab's size, beyond a last-level cache, each round reads a
+# matrix of that size (over 300 MB on a host that reports a large cache)
+# and the five took three minutes. The lab's size itself is perf.timed's
+# ({N_BEYOND_LLC}, its unit tests), shown to the student in the feedback.
 mkdir -p "$OUT/perf"
 cp -r "$OUT/class/submissions/c01_reference" "$OUT/perf/"
 cp -r "$OUT/class/submissions/m01_blk_drops_last_block" "$OUT/perf/r_fails_required_test"
@@ -180,11 +185,14 @@ mkdir -p "$OUT/perf/s_blk_skips_large"
 # (No test of the suite has n k above 60000; the timed case has.)
 sed '/^void matmult_blk(/{n;s/^{$/{\n    if ((long)n * k > 100000) return;/}' \
     labs/lab1-matmult/solution/matmult.c >"$OUT/perf/s_blk_skips_large/matmult.c"
-instructor/grade -j 1 --wall 120 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
-checks perf "$OUT/perf-grades/students" "$TESTS_MAX"
-grep -q "for 256 [0-9]* [0-9]* 256;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
-    pass "performance: lab 1 is timed beyond this host's last-level cache ($(grep -o -m1 'for 256 [0-9]* [0-9]* 256' "$OUT/perf-grades/students/c01_reference/feedback.txt"))" ||
-    fail "performance: lab 1's timed size is not the one perf.conf asks for"
+size="256 1024 1024 64"
+# (the line's name, points, limits, threads, requirements and harness; then the size)
+awk -v size="$size" '$1 == "blk" { print 1, $1, $2, $3, $4, $5, $6, $7, size }' labs/lab1-matmult/tests/perf.conf >"$OUT/perf.conf"
+GRADE_PERF_CONF=$OUT/perf.conf instructor/grade -j 1 --wall 120 -o "$OUT/perf-grades" 1 "$OUT/perf" >"$OUT/perf.log" 2>&1
+GRADE_PERF_CONF=$OUT/perf.conf checks perf "$OUT/perf-grades/students" "$TESTS_MAX"
+grep -q "for $size;" "$OUT/perf-grades/students/c01_reference/feedback.txt" &&
+    pass "performance: the feedback names the size timed ($size, GRADE_PERF_CONF's)" ||
+    fail "performance: the feedback does not name the size timed ($size; see $OUT/perf-grades/students/c01_reference/feedback.txt)"
 # The student sees the measured figures beside the reference's (and
 # OpenBLAS's, which lab 1's harness times once a run), in the feedback and
 # Gradescope's output, and as a chart where gnuplot is; untimed, neither.
