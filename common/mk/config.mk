@@ -14,6 +14,13 @@ OPT       ?= -O3 -march=native -ffp-contract=fast
 # Flags for the kit's own code (drivers, tests, common): fixed, so that a
 # student's OPT never changes what the grader itself does.
 KIT_OPT   := -O2 -g
+# A command every compile of a C or CUDA file goes through, where the
+# environment names one: ccache, which the kit's own test suite sets so
+# that the many copies of the kit it builds share their objects. Not in the
+# grading sandbox, whose environment holds none; nor where it is not
+# installed (the course's image, a cluster's node).
+COMPILER_LAUNCHER ?=
+COMPILER_LAUNCHER := $(if $(COMPILER_LAUNCHER),$(if $(shell command -v $(firstword $(COMPILER_LAUNCHER))),$(COMPILER_LAUNCHER)))
 
 CHECK_CFLAGS := $(shell pkg-config --cflags check json-c 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check json-c 2>/dev/null)

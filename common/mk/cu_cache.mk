@@ -18,7 +18,7 @@ $(BUILD)/student/$(1).o: $(BUILD)/student/$(1).cu $(CUDA_STAMP)
 	@key=$$$$( { echo '$$(NVCC) $$(STUDENT_NVCCFLAGS)'; cat $$< $$(wildcard $(LAB_DIR)/*.h common/*.h common/*/*.h); } | sha1sum | cut -c1-20); \
 	if cp "$(CU_CACHE)/$(1)-$$$$key.o" $$@ 2>/dev/null; then echo "nvcc $(1).cu: unchanged, object reused"; \
 	else echo "$$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@"; \
-	$$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@ || { rm -f $$@; exit 1; }; \
+	$$(COMPILER_LAUNCHER) $$(NVCC) $$(STUDENT_NVCCFLAGS) -c $$< -o $$@ || { rm -f $$@; exit 1; }; \
 	{ mkdir -p $(CU_CACHE) && cp $$@ "$(CU_CACHE)/$(1)-$$$$key.o.tmp$$$$$$$$" && mv "$(CU_CACHE)/$(1)-$$$$key.o.tmp$$$$$$$$" "$(CU_CACHE)/$(1)-$$$$key.o"; } 2>/dev/null || true; fi
 endef
 $(foreach f,$(basename $(filter %.cu,$(STUDENT_FILES))),$(eval $(call cached_cu_rule,$(f))))

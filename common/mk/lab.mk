@@ -227,19 +227,19 @@ endif
 endif
 
 $(BUILD)/student/%.o: $(BUILD)/student/%.c
-	$(CC) $(STUDENT_CFLAGS) -c $< -o $@
+	$(COMPILER_LAUNCHER) $(CC) $(STUDENT_CFLAGS) -c $< -o $@
 
 $(BUILD)/student/%.o: $(BUILD)/student/%.cu $(CUDA_STAMP)
-	$(NVCC) $(STUDENT_NVCCFLAGS) -c $< -o $@
+	$(COMPILER_LAUNCHER) $(NVCC) $(STUDENT_NVCCFLAGS) -c $< -o $@
 include common/mk/cu_cache.mk
 
 $(KIT_BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) -MMD -MP -c $< -o $@
+	$(COMPILER_LAUNCHER) $(CC) $(KIT_CFLAGS) -MMD -MP -c $< -o $@
 
 $(KIT_BUILD)/%.o: %.cu $(KIT_CUDA_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
+	$(COMPILER_LAUNCHER) $(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
 
 # Student objects depend on the lab's headers too.
 $(STUDENT_OBJS): $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
@@ -282,7 +282,7 @@ SAN_OPTIONS_OBJ := $(if $(SANITIZE),$(call kit_obj,autograder/runner/sanitizer_r
 # folder the file came from).
 $(BUILD)/student-san/%.o: $(BUILD)/student/%.c $(wildcard $(LAB_DIR)/*.h) $(wildcard common/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -fdebug-prefix-map=$(SHOWN_DIR)=/student -c $< -o $@
+	$(COMPILER_LAUNCHER) $(CC) $(STUDENT_CFLAGS) $(SAN_FLAGS) -fdebug-prefix-map=$(SHOWN_DIR)=/student -c $< -o $@
 
 define test_program_rule
 $(BUILD)/$(1): $(call san_objs,$(STUDENT_OBJS)) $(call kit_obj,$($(1)_SRCS)) $(SAN_OPTIONS_OBJ) $(COMMON_LIB)

@@ -62,6 +62,16 @@ if [ -z "${CUDA_ARCH:-}" ]; then
     CUDA_ARCH=$(make -s --no-print-directory -f common/mk/config.mk --eval 'print: ; @echo $(CUDA_ARCH_SELFTEST)' print 2>/dev/null)
     export CUDA_ARCH
 fi
+# Every compile outside the grading sandbox through ccache, where it is
+# installed (common/mk/config.mk's COMPILER_LAUNCHER): make test builds each
+# lab in a dozen folders (the labs' runs, the student copies, the grading's
+# prepared copies, the benchmarks' builds), mostly from the same files. The
+# folder a compile ran in is left out of its key (CCACHE_NOHASHDIR), so
+# that the copies share; its objects are kept in build/ccache. (The
+# grading sandbox's builds never use it: its environment is its own.)
+if [ -z "${COMPILER_LAUNCHER+set}" ] && command -v ccache >/dev/null; then
+    export COMPILER_LAUNCHER=ccache CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_NOHASHDIR=true
+fi
 # The same for nvcc run outside make: its flags (-gencode ...) and what they
 # build, as a build's last line says it.
 # shellcheck disable=SC2016
