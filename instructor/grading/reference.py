@@ -5,6 +5,8 @@ A test the reference loses only inside is lost by every student, for a
 reason of the grader's (a limit, a program it cannot read), so grading
 stops and names each. The verdict is kept per kit version and host
 (build/grade/reference-check/), so a second run does not pay again."""
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -28,9 +30,10 @@ def host_key(lab, args, gpus):
     grader = [current.tree_digest(os.path.join(KIT, d)) for d in
               ("instructor/grading", "instructor/sandbox", "autograder/runner", "autograder/mpi_checker",
                "autograder/cuda")]
+    # (--cpu-only changes nothing of a lab without GPU tests: one verdict)
+    cpu_only = getattr(args, "cpu_only", False) and any(t["gpu"] for t in lab.tests)
     what = grader + [lab.digest(), socket.gethostname(), platform.processor(), str(os.cpu_count()), str(gpus),
-            os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc),
-            str(getattr(args, "cpu_only", False))]
+            os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc), str(bool(cpu_only))]
     return hashlib.sha256("\n".join(what).encode()).hexdigest()[:16]
 
 
@@ -73,15 +76,15 @@ def check(grader, lab, args, gpus):
     lab.json keeps it); exits naming each test lost, unless --force."""
     key = host_key(lab, args, gpus)
     cached = os.path.join(CACHE, f"lab{lab.num}-{key}.json")
-    try:
-        with open(cached) as f:
-            verdict = json.load(f)
-        verdict["cached"] = True
-    except (OSError, ValueError):
-        verdict = run(grader, lab, key)
-        if not verdict["lost"]:
-            os.makedirs(CACHE, exist_ok=True)
-            write_atomic(cached, json.dumps(verdict, indent=1))
+    with one_at_a_time(cached + ".lock", lab):
+        try:
+            with open(cached) as f:
+                verdict = json.load(f)
+            verdict["cached"] = True
+        except (OSError, ValueError):
+            verdict = run(grader, lab, key)
+            if not verdict["lost"]:
+                write_atomic(cached, json.dumps(verdict, indent=1))
     awardable = verdict["awardable"]
     print(f"grade: the reference's files, graded as a student's here, earn {verdict['inside']:g} of the "
           f"{awardable:g} points this host can award ({verdict['outside']:g} outside the sandbox)"
@@ -100,6 +103,28 @@ def check(grader, lab, args, gpus):
         print(text + "\ngrade: grading anyway (FORCE=1)", file=sys.stderr)
         verdict["forced"] = True
     return verdict
+
+
+@contextlib.contextmanager
+def one_at_a_time(path, lab):
+    """The check of one key runs once: a grading that starts while another
+    checks the same lab on this host (another class, another instructor)
+    waits for that verdict instead of paying again. Where the lock cannot
+    be made, each checks alone."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        f = open(path, "a")
+    except OSError:
+        yield
+        return
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"grade: another grading of lab {lab.num} on this host is checking the reference; "
+                  "waiting for its verdict", file=sys.stderr, flush=True)
+            fcntl.flock(f, fcntl.LOCK_EX)
+        yield
 
 
 def run(grader, lab, key):
