@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of grading through Slurm (run by make test): starts a one-node
-# Slurm cluster of its own (slurm_cluster.sh), grades a class of 12 lab 1 submissions through it
+# Slurm cluster of its own (slurm_cluster.sh), grades a class of 8 lab 1 submissions through it
 # (instructor/grade --slurm: an array of 2 tasks) and checks that the
 # gradebook is a local run's, row for row; that a second submission grades
 # nothing again; and that a task cancelled while grading, followed by a
@@ -21,13 +21,15 @@ suite_start slurm
 . maintainer/selftest/slurm_cluster.sh
 slurm_cluster_up slurm "$OUT/cluster-logs" || exit 0
 
-# ---- the class: 12 of the generator's, correct, partly wrong, broken, hanging ----
+# ---- the class: 8 of the generator's, one of each kind: correct (a folder,
+# a .tar.gz, a .zip), wrong, hanging, broken, misnamed, the skeleton ----
 # (None whose score depends on memory past an array, or on a race: the two
-# runs must agree.)
+# runs must agree. What each kind earns is grading.sh's; here, that the
+# runs agree.)
 datasets/lab1-submissions/generate "$OUT/generated" >"$OUT/generate.log" 2>&1 || { fail "the submission generator failed (see $OUT/generate.log)"; exit 0; }
 mkdir -p "$OUT/class"
-for s in c01_reference c02_targz.tar.gz c03_zip.zip c08_static_helpers m01_blk_drops_last_block m04_kmn_hangs \
-    m06_lib_beta_one m11_nat_transposed_b m20_calls_nat_cblas b01_does_not_compile b03_wrong_file_name p02_skeleton; do
+for s in c01_reference c02_targz.tar.gz c03_zip.zip m01_blk_drops_last_block m04_kmn_hangs \
+    b01_does_not_compile b03_wrong_file_name p02_skeleton; do
     cp -r "$OUT/generated/submissions/$s" "$OUT/class/" || fail "the generator made no $s"
 done
 N=$(find "$OUT/class" -mindepth 1 -maxdepth 1 | wc -l)
