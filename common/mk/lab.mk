@@ -264,7 +264,7 @@ $(COMMON_LIB): $(COMMON_OBJS)
 san_comma := ,
 SAN_RUNTIMES := $(patsubst address,libasan.so,$(patsubst undefined,libubsan.so,$(patsubst thread,libtsan.so,$(subst $(san_comma), ,$(SANITIZE)))))
 ifneq ($(SANITIZE),)
-ifneq ($(words $(wildcard $(shell for l in $(SAN_RUNTIMES); do $(CC) -print-file-name=$$l; done 2>/dev/null))),$(words $(SAN_RUNTIMES)))
+ifneq ($(words $(shell for l in $(SAN_RUNTIMES); do f=$$($(CC) -print-file-name=$$l) && [ -e "$$f" ] && echo "$$f"; done 2>/dev/null)),$(words $(SAN_RUNTIMES)))
 ifeq ($(shell echo 'int main(void){return 0;}' | $(CC) -fsanitize=$(SANITIZE) -x c - -o /dev/null 2>/dev/null && echo ok),)
 $(info note: $(CC) cannot link -fsanitize=$(SANITIZE) here; the tests are built without the sanitizers)
 SANITIZE :=
