@@ -157,6 +157,12 @@ static int run_logged(const char *program, int np, const char *args, int seconds
     ck_assert_msg(len > 0, "cannot find the test program's own path");
     dir[len] = '\0';
     *strrchr(dir, '/') = '\0';
+    /* a build that left it out is the kit's fault, not a failure of the code */
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, program);
+    ck_assert_msg(access(path, X_OK) == 0,
+                  "test bug: %s is not built (the lab's tests.mk names the programs its tests run: TEST_PROGRAMS, "
+                  "TEST_DRIVERS)", path);
     fresh_tmp_file(f->log, "/tmp/ag_run_XXXXXX");
     fresh_tmp_file(f->report, "/tmp/ag_done_XXXXXX");
     draw_token(f->token, sizeof f->token);

@@ -1,5 +1,6 @@
 # Builds one lab. The top-level Makefile calls it as
 #   make -f common/mk/lab.mk LAB=N all      [IMPL=... | SUBMISSION=DIR] [BUILD=DIR] [OPT=...]
+#   make -f common/mk/lab.mk LAB=N tests    (as all, without the drivers: what make check reads)
 #   make -f common/mk/lab.mk LAB=N check    [RESULTS=FILE] [CHECK_ARGS=...] [CHAOS_SEED=N]
 #
 # The student's files (the lab's STUDENT_FILES, its one source of truth) are
@@ -29,6 +30,8 @@
 #                   <program>_SRCS and <program>_LDFLAGS (an MPI checker
 #                   program's: CHECKER_MPI_SRCS and CHECKER_MPI_LDFLAGS,
 #                   autograder/mpi_checker/checker.mk)
+#   TEST_DRIVERS    the lab's DRIVERS that tests run too (make tests builds
+#                   them; the other drivers only make all)
 #   TEST_SRCS       the test sources (default: labs/labN-name/tests/*.c)
 #   TEST_STUDENT_OBJS, TEST_LD (the test binary's student objects and linker:
 #                   default all of them and LAB_LD),
@@ -53,6 +56,7 @@ KIT_CUDA_STAMP := $(KIT_BUILD)/cuda-arch
 CUDA_STAMP     := $(BUILD)/student/cuda-arch
 
 DRIVERS :=
+TEST_DRIVERS :=
 TEST_PROGRAMS :=
 EXTRA_TARGETS :=
 LAB_CFLAGS :=
@@ -103,7 +107,7 @@ SHOWN_DIR ?= $(SRC_DIR)
 GIVEN_DIR := .kit
 GIVEN_SUMS := $(wildcard $(GIVEN_DIR)/given.sha256)
 ifneq ($(GIVEN_SUMS),)
-ifneq ($(filter all check,$(MAKECMDGOALS)),)
+ifneq ($(filter all tests check,$(MAKECMDGOALS)),)
 GIVEN_CHANGED := $(shell awk '$$2 ~ "^($(LAB_DIR)/|common/|autograder/|Makefile$$)"' \
     $(GIVEN_SUMS) | sha256sum --quiet -c 2>/dev/null | sed -n 's/: FAILED.*//p')
 endif
@@ -138,7 +142,6 @@ COMMON_OBJS  := $(call kit_obj,$(wildcard common/*.c) $(LAB_KIT_SRCS))
 COMMON_LIB   := $(KIT_BUILD)/libkitcommon.a
 GRADER_OBJS  := $(call kit_obj,$(wildcard autograder/runner/*.c) autograder/mpi_checker/stuck.c)
 TEST_OBJS    := $(call kit_obj,$(TEST_SRCS))
-DRIVER_BINS  := $(addprefix $(BUILD)/,$(DRIVERS) $(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(call kit_obj,$(foreach p,$(TEST_PROGRAMS),$($(p)_SRCS)))
 $(TEST_OBJS) $(GRADER_OBJS) $(TEST_PROGRAM_OBJS): KIT_CFLAGS += $(TEST_CFLAGS)
 TEST_BIN     := $(BUILD)/test_lab$(LAB)
@@ -174,18 +177,23 @@ endif
 # The lab's name reaches its tests from here only (ag_main, runner.h).
 $(TEST_OBJS): KIT_CFLAGS += -DAG_LAB='"$(LAB_NAME)"'
 
-.PHONY: all kit check
+.PHONY: all tests kit check
 .DELETE_ON_ERROR:
 
 # Its time is the last successful build's (make check's test of a file
 # edited since): the test program's own is not, when a file saved again
-# unchanged rebuilt nothing.
+# unchanged rebuilt nothing. `tests` builds only what make check reads (the
+# student's objects, whose calls it checks, and the programs the tests run),
+# not the other drivers: grading builds a submission so, and the kit's
+# self-test its patched references.
 BUILT := $(BUILD)/built
-all: $(TEST_BIN) $(DRIVER_BINS) $(EXTRA_TARGETS) $(GPU_IMAGE_CHECK)
+all tests: $(STUDENT_OBJS) $(TEST_BIN) $(addprefix $(BUILD)/,$(TEST_PROGRAMS) $(TEST_DRIVERS)) $(EXTRA_TARGETS) $(GPU_IMAGE_CHECK)
 	@touch $(BUILT)
 	@$(GIVEN_NOTE)
 	@echo "lab $(LAB) ($(LAB_NAME)) built from $(SRC_DIR) into $(BUILD)"
 	$(if $(LAB_CUDA),@echo "lab$(LAB): CUDA built for $(CUDA_BUILT) ($(CUDA_ARCH_WHY))")
+
+all: $(addprefix $(BUILD)/,$(DRIVERS))
 
 # The kit's objects alone (its self-test builds them once, then each
 # variant of the student's files).
@@ -198,7 +206,7 @@ kit: $(COMMON_LIB) $(GRADER_OBJS) $(TEST_OBJS) $(GPU_IMAGE_OBJ) $(foreach d,$(DR
 # edits, so that compiler, sanitizer and debugger messages point there and
 # not at the copy (whose edits would be lost); it is compiled in the build
 # folder, so a submission's own headers never replace the kit's.
-ifneq ($(filter all,$(MAKECMDGOALS)),)
+ifneq ($(filter all tests,$(MAKECMDGOALS)),)
 MISSING := $(strip $(foreach f,$(filter-out $(OPTIONAL_FILES),$(STUDENT_FILES)),$(if $(wildcard $(SRC_DIR)/$(f)),,$(f))))
 ifneq ($(MISSING),)
 $(error $(SRC_DIR) lacks the student file(s) of lab $(LAB): $(MISSING)$(if $(OPTIONAL_FILES), (optional, may be left out: $(OPTIONAL_FILES))))
@@ -301,7 +309,7 @@ $(TEST_BIN): $(TEST_STUDENT_OBJS) $(TEST_OBJS) $(GRADER_OBJS) $(GPU_IMAGE_OBJ) $
 # itself execute-only (this one it leaves readable).
 ifneq ($(filter $(COMPUTE_SANITIZER_SRCS),$(TEST_SRCS)),)
 SANITIZER_BIN := $(TEST_BIN)_sanitizer
-all: $(SANITIZER_BIN)
+all tests: $(SANITIZER_BIN)
 $(SANITIZER_BIN): $(TEST_STUDENT_OBJS) $(filter-out %/hidden_lab$(LAB).o,$(TEST_OBJS)) $(GRADER_OBJS) $(GPU_IMAGE_OBJ) $(COMMON_LIB)
 	$(link_test)
 endif

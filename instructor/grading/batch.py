@@ -117,7 +117,7 @@ class Grader:
         binds = [(srcdir, "/sub/src", False), (build, "/sub/build", True)]
         make = ["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
                 f"BUILD={sub}/build", f"KIT_BUILD={lab.kit_build}", f"CUDA_ARCH={lab.cuda_arch}"]
-        rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "all"], self.args.build_wall,
+        rc, log = self.sandbox.run(slot, binds, make + [f"SUBMISSION={sub}/src", "tests"], self.args.build_wall,
                                    refusals=refused, watch=False)
         write_atomic(os.path.join(logs, "build.log"), log)
         if rc == 124:

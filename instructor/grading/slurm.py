@@ -56,7 +56,7 @@ def gpus_wanted(lab, build=None):
         with open(build + ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             made = subprocess.run(["make", "--no-print-directory", "-s", "-f", "common/mk/lab.mk", f"LAB={lab}",
-                                   f"BUILD={build}", "all"],
+                                   f"BUILD={build}", "tests"],
                                   cwd=KIT, capture_output=True, text=True)
             if made.returncode != 0:
                 with open(build + ".log", "w") as f:

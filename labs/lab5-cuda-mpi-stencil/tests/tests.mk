@@ -6,6 +6,8 @@
 # perturber of chaos schedules (autograder/cuda/cuda_tests.mk).
 include autograder/cuda/cuda_tests.mk
 TEST_PROGRAMS += lab5_mpi_check
+# bad_configurations runs the lab's own driver with sizes it must refuse.
+TEST_DRIVERS := wave
 lab5_mpi_check_SRCS := $(TEST_DIR)/mpi/lab5_mpi_check.c $(TEST_DIR)/mpi/lab5_call_log.c \
                        $(TEST_DIR)/mpi/lab5_pmpi.c $(CHECKER_MPI_SRCS) $(CUDA_CHAOS_SRCS)
 lab5_mpi_check_LDFLAGS := $(CHECKER_MPI_LDFLAGS) $(CUDA_CHAOS_LDFLAGS)
