@@ -429,10 +429,11 @@ HOSTILE="h02_fork_bomb h05_write_outside h06_read_reference h15_network"
 for s in c01_reference m05_knm_m_and_n_swapped b01_does_not_compile $HOSTILE; do
     cp -r "$OUT/gen/submissions/$s" "$hc/" || fail "the generator made no $s"
 done
-# and one whose matmult_knm hangs on larger sizes: its tests there time
-# out, the rest pass, so it is graded, and reviewed for its time-outs.
+# and one whose matmult_knm hangs on one product (knm_sizes' 100 x 50 x
+# 75): that test times out, the rest pass, so it is graded, and reviewed
+# for its time-out.
 mkdir -p "$hc/t01_knm_hangs"
-awk '{ print } /^void matmult_knm\(/ { knm = 1 } knm && /^\{/ { print "    if (m > 16) for (volatile int spin = 1; spin;) { }"; knm = 0 }' \
+awk '{ print } /^void matmult_knm\(/ { knm = 1 } knm && /^\{/ { print "    if (m == 100) for (volatile int spin = 1; spin;) { }"; knm = 0 }' \
     "$REF1" >"$hc/t01_knm_hangs/matmult.c"
 instructor/grade -j 2 --no-perf --wall 120 -o "$OUT/hostile-grades" 1 "$hc" >"$OUT/hostile.log" 2>&1
 listed=$(PYTHONPATH=instructor:autograder python3 -c 'import sys
