@@ -199,7 +199,7 @@ static void profile_text(const variant *v, char *chained, char *max_run, size_t 
 static long measure_bound(halo_layer *L, int reps, double *pack_us, double *mpi_us, double *floor_us)
 {
     double tp[64], tm[64];
-    reps = reps < 5 ? 5 : reps;
+    reps = reps < 5 ? 5 : reps > 64 ? 64 : reps;
     halo_comm C = {.comm = MPI_COMM_WORLD};
     char why[200];
     int nb = L->num_blocks, failed = 0;
@@ -395,10 +395,27 @@ int main(int argc, char **argv)
         {.name = "taskqueue channel nonblocking", .tq = 1, .a = 1, .blocking = 0},
         {.name = "taskqueue channel blocking", .tq = 1, .a = 1, .blocking = 1},
     };
+    double fastest = 0;
+    for (int k = 0; k < 8; k++) {
+        run_variant(&L, &vs[k], iters, warmup, reps);
+        if (!vs[k].invalid[0] && (fastest == 0 || vs[k].mean < fastest))
+            fastest = vs[k].mean;
+    }
+    /* A floor measured while another program held the cores is too high:
+     * before a row is called impossible, the floor is measured again and
+     * the faster of the two kept. The rows are rank 0's figures and the
+     * floor every rank's largest, so every rank decides alike. */
+    if (!bound_bad && fastest > 0 && fastest < 0.5 * floor_us) {
+        double again_pack, again_mpi, again_floor;
+        bound_wrong = measure_bound(&L, 2 * reps, &again_pack, &again_mpi, &again_floor);
+        bound_bad = bound_wrong != 0;
+        set_status(bound_status, sizeof bound_status, bound_wrong, bound_wrong < 0);
+        if (again_floor < floor_us)
+            floor_us = again_floor;
+    }
     int any_invalid = bound_bad;
     double best_baseline = 0;
     for (int k = 0; k < 8; k++) {
-        run_variant(&L, &vs[k], iters, warmup, reps);
         if (!vs[k].invalid[0] && !bound_bad && vs[k].mean < 0.5 * floor_us) {
             snprintf(vs[k].invalid, sizeof vs[k].invalid,
                      "%.1f us is under half the fastest pack or exchange alone (%.1f us): not a real run", vs[k].mean,
