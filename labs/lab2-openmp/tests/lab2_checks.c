@@ -48,10 +48,74 @@ int l2_run(const l2_solver *s, ag_grid *g, double T0, double tol, int max_iter, 
                      : s->gauss_seidel(g->N, tol, max_iter, g->f, g->u);
 }
 
-int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter)
+/* The reference's runs, kept: a check runs the same one for every thread
+ * count and for each solver of a kind, and the same start gives the same
+ * bits. A run is found by all it reads (its start compared whole, not
+ * hashed), so a kept one is the run itself. */
+enum { KEPT_RUNS = 8, KEPT_MIN_SWEEPS = 16 };
+typedef struct {
+    int jacobi, N, max_iter, sweeps;
+    double tol;
+    double *f, *u_start, *u, *u_old; /* its inputs, then its results */
+} kept_run;
+static kept_run kept[KEPT_RUNS];
+static int kept_next;
+
+static kept_run *kept_find(const l2_solver *s, const ag_grid *g, double tol, int max_iter)
+{
+    size_t bytes = g->n * sizeof(double);
+    for (int r = 0; r < KEPT_RUNS; r++) {
+        kept_run *k = &kept[r];
+        if (k->u && k->jacobi == (s->jacobi != NULL) && k->N == g->N && k->max_iter == max_iter && k->tol == tol &&
+            !memcmp(k->f, g->f, bytes) && !memcmp(k->u_start, g->u, bytes))
+            return k;
+    }
+    return NULL;
+}
+
+static void kept_add(const l2_solver *s, const ag_grid *start, const ag_grid *done, double tol, int max_iter,
+                     int sweeps)
+{
+    kept_run *k = &kept[kept_next];
+    kept_next = (kept_next + 1) % KEPT_RUNS;
+    free(k->f), free(k->u_start), free(k->u), free(k->u_old);
+    size_t bytes = start->n * sizeof(double);
+    *k = (kept_run){.jacobi = s->jacobi != NULL, .N = start->N, .max_iter = max_iter, .sweeps = sweeps, .tol = tol,
+                    .f = malloc(bytes), .u_start = malloc(bytes), .u = malloc(bytes), .u_old = malloc(bytes)};
+    if (!k->f || !k->u_start || !k->u || !k->u_old) {
+        free(k->f), free(k->u_start), free(k->u), free(k->u_old);
+        *k = (kept_run){0};
+        return; /* not kept: the next call runs again */
+    }
+    memcpy(k->f, start->f, bytes);
+    memcpy(k->u_start, start->u, bytes);
+    memcpy(k->u, done->u, bytes);
+    memcpy(k->u_old, done->u_old, bytes);
+}
+
+static int reference_run(const l2_solver *s, ag_grid *g, double tol, int max_iter)
 {
     return s->jacobi ? poisson_jacobi_reference(g->N, tol, max_iter, g->f, g->u, g->u_old)
                      : poisson_gauss_seidel_reference(g->N, tol, max_iter, g->f, g->u);
+}
+
+int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter)
+{
+    if (max_iter < KEPT_MIN_SWEEPS) /* cheaper to run than to keep */
+        return reference_run(s, g, tol, max_iter);
+    size_t bytes = g->n * sizeof(double);
+    kept_run *k = kept_find(s, g, tol, max_iter);
+    if (k) {
+        memcpy(g->u, k->u, bytes);
+        if (k->jacobi) /* Gauss-Seidel's leaves u_old alone */
+            memcpy(g->u_old, k->u_old, bytes);
+        return k->sweeps;
+    }
+    ag_grid start = ag_grid_copy(g);
+    int sweeps = reference_run(s, g, tol, max_iter);
+    kept_add(s, &start, g, tol, max_iter, sweeps);
+    ag_grid_free(&start);
+    return sweeps;
 }
 
 /* The reference after k sweeps from the kit's problem (arg: an
@@ -116,9 +180,11 @@ void l2_check_tolerance(const l2_solver *s, int N, double T0, double tol, int th
                   "%s, N=%d, T0=%g, tol=%g, %d thread(s): stopped after %d sweeps; the kit's reference needs %d "
                   "(the norm of the update must be <= tol: sqrt of the sum of squared changes over the interior)",
                   s->name, N, T0, tol, threads, it, want);
-    /* The same number of sweeps must give the same bits. */
-    ag_grid again = ag_grid_copy(&start);
-    l2_reference(s, &again, 0.0, it);
+    /* The same number of sweeps must give the same bits (the reference's
+     * run to tol is that run when the sweeps agree). */
+    ag_grid again = ag_grid_copy(it == want ? &ref : &start);
+    if (it != want)
+        l2_reference(s, &again, 0.0, it);
     char context[300];
     snprintf(context, sizeof context,
              "%s, N=%d, T0=%g, tol=%g, %d thread(s): u after its %d sweeps against the reference after as many "
