@@ -215,10 +215,10 @@ cu_compile_one() {
 }
 
 # cu_arch_matrix TOOLKIT NVCC WORK JOBS ARCH...: every cu_sources file
-# compiled for each ARCH by NVCC (with CU_EXTRA_FLAGS after its own), JOBS
-# files at once; one ok line per file that compiles for all, one FAILED
-# line per file and ARCH that does not (with nvcc's first error), and a
-# closing line with the time taken.
+# compiled for each ARCH (a measured/ tool for the newest only) by NVCC
+# (with CU_EXTRA_FLAGS after its own), JOBS files at once; one ok line per
+# file that compiles for all, one FAILED line per file and ARCH that does
+# not (with nvcc's first error), and a closing line with the time taken.
 cu_arch_matrix() {
     local toolkit=$1 nvcc=$2 work=$3 jobs=$4 f id rc a t0 files=() first
     shift 4
@@ -227,11 +227,19 @@ cu_arch_matrix() {
     mapfile -t files < <(cu_sources)
     for f in "${files[@]}"; do printf '%s\t%s\n' "$f" "$(cu_flags "$f") ${CU_EXTRA_FLAGS:-}"; done >"$work/flags.tsv"
     export -f cu_compile_one
-    printf '%s\n' "${files[@]}" | xargs -P "$jobs" -I '{}' bash -c 'cu_compile_one "$@"' _ \
+    # A lab's measured/ tools run on the kit's GPU host only, never in a
+    # course's build: they compile for one architecture, the list's newest.
+    local newest all=("$@")
+    newest=$(printf '%s\n' "$@" | sort -t_ -k2 -n | tail -n 1)
+    printf '%s\n' "${files[@]}" | grep -v '/measured/' | xargs -r -P "$jobs" -I '{}' bash -c 'cu_compile_one "$@"' _ \
         "$nvcc" "$work/flags.tsv" "$work" '{}' "$@"
+    printf '%s\n' "${files[@]}" | grep '/measured/' | xargs -r -P "$jobs" -I '{}' bash -c 'cu_compile_one "$@"' _ \
+        "$nvcc" "$work/flags.tsv" "$work" '{}' "$newest"
     local ok=0 failed=0
     for f in "${files[@]}"; do
         id=${f//\//_}
+        set -- "${all[@]}"
+        [[ $f == */measured/* ]] && set -- "$newest"
         rc=$(cat "$work/$id.rc" 2>/dev/null || echo "$*")
         if [ "$rc" = 0 ]; then
             pass "$toolkit compiles $f for $* ($(cat "$work/$id.secs") s)"
@@ -247,7 +255,7 @@ cu_arch_matrix() {
         done
         ok=$((ok + $# - $(echo "$rc" | wc -w)))
     done
-    echo "        $toolkit: ${#files[@]} files x $# architectures ($*): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
+    echo "        $toolkit: ${#files[@]} files x ${#all[@]} architectures (${all[*]}; measured/ tools $newest only): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }
 
 # lab_mutants LAB: the folder of lab LAB's mutants (labs/labN-*/mutants).
