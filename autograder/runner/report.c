@@ -115,6 +115,10 @@ static void write_results_json(const char *path, const char *lab, const ag_suite
         json_object *extra = json_object_new_object();
         json_object_object_add(extra, "lab", json_object_new_string(lab));
         json_object_object_add(extra, "result", json_object_new_string(ag_status_name[res[i].status]));
+        /* which tests cost the time (a maintainer's question; the grade never reads it) */
+        char secs[32];
+        snprintf(secs, sizeof secs, "%.3f", res[i].seconds);
+        json_object_object_add(extra, "seconds", json_object_new_double_s(res[i].seconds, secs));
         json_object_object_add(o, "extra_data", extra);
         json_object_array_add(tests, o);
     }

@@ -25,6 +25,7 @@ extern const char *const ag_status_name[];
 typedef struct {
     ag_status status;
     double score;
+    double seconds; /* its runs' wall time, reruns and chaos seeds included */
     char message[4200];
 } ag_result;
 

@@ -390,7 +390,7 @@ int ag_run_test(const ag_suite *suite, int i, ag_plan *plan, ag_result *res)
             tcase_add_test(tc, sp->test);
         }
         suite_add_tcase(check_suite, tc);
-        double took;
+        double took, started = wall_time();
         if (plan->chaos_replay && conf_runs(plan->chaos_conf, sp->name)) {
             took = replay_chaos(sp, limit * plan->multiplier, plan, r);
         } else {
@@ -398,6 +398,7 @@ int ag_run_test(const ag_suite *suite, int i, ag_plan *plan, ag_result *res)
             judge_race(sp, limit * plan->multiplier, plan, r);
             took += judge_chaos(sp, limit * plan->multiplier, plan, r);
         }
+        r->seconds = wall_time() - started;
         /* A failure found in seconds is not a hang: only a test that did
          * not pass after 5 s or more draws on the budget, or one that had
          * only what was left of it (its limit cut). */
