@@ -65,10 +65,12 @@ class Lab:
         os.chmod(self.home, 0o755)
         self.copy_kit()
         # The kit's objects (hidden tests included) and the reference, built
-        # from the kit copy before its hidden tests are blanked.
+        # from the kit copy before its hidden tests are blanked: what make
+        # check reads (make tests, as each submission is built), not the
+        # lab's other drivers.
         rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={self.num}",
                                f"SUBMISSION={KIT}/labs/{self.name}/solution", f"BUILD={self.ref_build}",
-                               f"KIT_BUILD={self.kit_build}", f"CUDA_ARCH={self.cuda_arch}", "all"], cwd=self.view)
+                               f"KIT_BUILD={self.kit_build}", f"CUDA_ARCH={self.cuda_arch}", "tests"], cwd=self.view)
         if rc != 0:
             sys.exit(f"grade: the reference of lab {self.num} does not build:\n{log[-3000:]}")
         self.tests = self.list_tests()
