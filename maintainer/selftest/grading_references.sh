@@ -180,11 +180,12 @@ check_lab() {
     fi
     local secs=$(($(date +%s) - t0))
     [ "$whole" = 1 ] && class_lines "$lab" "$what" "$mutants" "$secs"
-    # The same files outside the sandbox, as a student's make check runs them,
-    # every test (grading gives slow failures no shared budget: AG_HANG_BUDGET).
+    # The same files outside the sandbox, as a student's make check runs them
+    # (built as grading builds them: make tests), every test (grading gives
+    # slow failures no shared budget: AG_HANG_BUDGET).
     m=$dir/class/mutant_$mutant
     make --no-print-directory -f common/mk/lab.mk LAB="$lab" SUBMISSION="$m" BUILD="$dir/outside" \
-        all >"$dir/outside.log" 2>&1 &&
+        tests >"$dir/outside.log" 2>&1 &&
         AG_HANG_BUDGET=0 make --no-print-directory -f common/mk/lab.mk LAB="$lab" BUILD="$dir/outside" check \
             RESULTS="$dir/outside.json" >>"$dir/outside.log" 2>&1
     checks same-grade "$dir/grades" "$lab" "$mutant" "$dir/outside.json" "$(($(date +%s) - t0))" "$GPUS"
