@@ -44,7 +44,9 @@
 
 #include "completion.h"
 
-/* How long every rank may wait without anything completing. */
+/* How long every rank may wait without anything completing, times
+ * CK_TIMEOUT_MULTIPLIER where it is above 1: on a loaded host a rank may
+ * not run for a while, and its partners then wait on it. */
 #define CHECKER_IDLE_S 3.0
 
 /* Collective, after MPI_Init: the watchdog's shared memory and threads. */
