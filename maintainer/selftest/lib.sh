@@ -229,7 +229,7 @@ cu_arch_matrix() {
     export -f cu_compile_one
     # A lab's measured/ tools run on the kit's GPU host only, never in a
     # course's build: they compile for one architecture, the list's newest.
-    local newest all=("$@")
+    local newest every_arch=("$@")
     newest=$(printf '%s\n' "$@" | sort -t_ -k2 -n | tail -n 1)
     printf '%s\n' "${files[@]}" | grep -v '/measured/' | xargs -r -P "$jobs" -I '{}' bash -c 'cu_compile_one "$@"' _ \
         "$nvcc" "$work/flags.tsv" "$work" '{}' "$@"
@@ -238,7 +238,7 @@ cu_arch_matrix() {
     local ok=0 failed=0
     for f in "${files[@]}"; do
         id=${f//\//_}
-        set -- "${all[@]}"
+        set -- "${every_arch[@]}"
         [[ $f == */measured/* ]] && set -- "$newest"
         rc=$(cat "$work/$id.rc" 2>/dev/null || echo "$*")
         if [ "$rc" = 0 ]; then
@@ -255,7 +255,7 @@ cu_arch_matrix() {
         done
         ok=$((ok + $# - $(echo "$rc" | wc -w)))
     done
-    echo "        $toolkit: ${#files[@]} files x ${#all[@]} architectures (${all[*]}; measured/ tools $newest only): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
+    echo "        $toolkit: ${#files[@]} files x ${#every_arch[@]} architectures (${every_arch[*]}; measured/ tools $newest only): $ok compiled, $failed failed, in $(($(date +%s) - t0)) s, $jobs at once"
 }
 
 # lab_mutants LAB: the folder of lab LAB's mutants (labs/labN-*/mutants).
