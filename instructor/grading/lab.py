@@ -80,14 +80,16 @@ class Lab:
         self.blank_hidden_tests()
         subprocess.run(["chmod", "-R", "a+rX,go-w", self.view], check=True)
 
-    def digest(self):
+    def digest(self, perf=True):
         """What a prepared folder was made from: the lab's tests, reference,
         given code and the kit's common code, the performance entries (the
-        lab's tests/perf.conf is in its folder)."""
+        lab's tests/perf.conf is in its folder). perf=False: without the
+        entries this grading times (the reference's tests alone)."""
         from .current import tree_digest
         parts = [tree_digest(os.path.join(KIT, d)) for d in
                  (f"labs/{self.name}", "common", "autograder/perf")]
-        return " ".join(parts + [",".join(p.name for p in self.perf), self.cuda_arch])
+        entries = [",".join(p.name for p in self.perf)] if perf else []
+        return " ".join(parts + entries + [self.cuda_arch])
 
     def reuse_or_prepare(self, stamp=None):
         """A folder made by instructor/grade --prepare (Gradescope's setup.sh)

@@ -32,8 +32,10 @@ def host_key(lab, args, gpus):
                "autograder/cuda")]
     # (--cpu-only changes nothing of a lab without GPU tests: one verdict)
     cpu_only = getattr(args, "cpu_only", False) and any(t["gpu"] for t in lab.tests)
-    what = grader + [lab.digest(), socket.gethostname(), platform.processor(), str(os.cpu_count()), str(gpus),
-            os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc), str(bool(cpu_only))]
+    # (not which performance entries a grading times: the verdict is the tests')
+    what = grader + [lab.digest(perf=False), socket.gethostname(), platform.processor(), str(os.cpu_count()),
+                     str(gpus), os.environ.get("CUDA_VISIBLE_DEVICES", ""), args.sandbox, str(lab.limits.nproc),
+                     str(bool(cpu_only))]
     return hashlib.sha256("\n".join(what).encode()).hexdigest()[:16]
 
 

@@ -10,9 +10,10 @@ import unittest
 from grading import reference
 
 
-def fake_lab(gpu_tests):
+def fake_lab(gpu_tests, entries="blk"):
     tests = [{"name": "t", "points": 1.0, "hidden": False, "gpu": gpu_tests}]
-    return types.SimpleNamespace(num=9, tests=tests, digest=lambda: "d", limits=types.SimpleNamespace(nproc=64))
+    return types.SimpleNamespace(num=9, tests=tests, digest=lambda perf=True: "d " + (entries if perf else ""),
+                                 limits=types.SimpleNamespace(nproc=64))
 
 
 def key(lab, cpu_only):
@@ -23,6 +24,10 @@ class HostKey(unittest.TestCase):
     def test_cpu_only_counts_only_where_there_are_gpu_tests(self):
         self.assertEqual(key(fake_lab(False), True), key(fake_lab(False), False))
         self.assertNotEqual(key(fake_lab(True), True), key(fake_lab(True), False))
+
+    def test_the_performance_entries_timed_do_not_count(self):
+        # a grading with perf points and one with --no-perf share the verdict
+        self.assertEqual(key(fake_lab(False, "blk"), False), key(fake_lab(False, ""), False))
 
 
 class OneAtATime(unittest.TestCase):
