@@ -44,9 +44,7 @@
 
 #include "completion.h"
 
-/* How long every rank may wait without anything completing, times
- * CK_TIMEOUT_MULTIPLIER where it is above 1: on a loaded host a rank may
- * not run for a while, and its partners then wait on it. */
+/* How long every rank may wait without anything completing. */
 #define CHECKER_IDLE_S 3.0
 
 /* Collective, after MPI_Init: the watchdog's shared memory and threads. */

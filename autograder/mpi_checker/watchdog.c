@@ -39,7 +39,6 @@ static long (*_Atomic progress_fn)(void);
  * job stops itself shortly before it, saying where each rank was, before
  * timeout(1) ends mpirun (which ends the ranks with no word). */
 static int64_t job_deadline;
-static int64_t idle_ns; /* CHECKER_IDLE_S, scaled (watchdog_start) */
 
 static int64_t now_ns(void)
 {
@@ -139,7 +138,7 @@ static void *watch(void *arg)
             all_waiting = w != 0;
             newest = w > newest ? w : newest;
         }
-        if (all_waiting && t - newest > idle_ns)
+        if (all_waiting && t - newest > (int64_t)(CHECKER_IDLE_S * 1e9))
             stop_deadlocked();
     }
     return NULL;
@@ -149,9 +148,6 @@ void watchdog_start(int rank, int np)
 {
     char name[64] = "";
     my_rank = rank, nranks = np;
-    const char *multiplier = getenv("CK_TIMEOUT_MULTIPLIER");
-    double scale = multiplier ? atof(multiplier) : 1.0;
-    idle_ns = (int64_t)(CHECKER_IDLE_S * (scale > 1.0 ? scale : 1.0) * 1e9);
     const char *seconds = getenv("AG_CHECKER_SECONDS");
     if (seconds && atof(seconds) > 3)
         job_deadline = now_ns() + (int64_t)((atof(seconds) - 2) * 1e9);
