@@ -54,7 +54,7 @@ int l2_run(const l2_solver *s, ag_grid *g, double T0, double tol, int max_iter, 
  * hashed), so a kept one is the run itself. */
 enum { KEPT_RUNS = 8, KEPT_MIN_SWEEPS = 16 };
 typedef struct {
-    int jacobi, N, max_iter, sweeps;
+    int jacobi, N, max_iter, sweeps; /* sweeps: 0 until the run's results are in */
     double tol;
     double *f, *u_start, *u, *u_old; /* its inputs, then its results */
 } kept_run;
@@ -66,31 +66,31 @@ static kept_run *kept_find(const l2_solver *s, const ag_grid *g, double tol, int
     size_t bytes = g->n * sizeof(double);
     for (int r = 0; r < KEPT_RUNS; r++) {
         kept_run *k = &kept[r];
-        if (k->u && k->jacobi == (s->jacobi != NULL) && k->N == g->N && k->max_iter == max_iter && k->tol == tol &&
-            !memcmp(k->f, g->f, bytes) && !memcmp(k->u_start, g->u, bytes))
+        if (k->sweeps && k->jacobi == (s->jacobi != NULL) && k->N == g->N && k->max_iter == max_iter &&
+            k->tol == tol && !memcmp(k->f, g->f, bytes) && !memcmp(k->u_start, g->u, bytes))
             return k;
     }
     return NULL;
 }
 
-static void kept_add(const l2_solver *s, const ag_grid *start, const ag_grid *done, double tol, int max_iter,
-                     int sweeps)
+/* A slot for the run about to start, its inputs copied in; NULL where
+ * there is no memory for it (the run is then not kept). */
+static kept_run *kept_inputs(const l2_solver *s, const ag_grid *g, double tol, int max_iter)
 {
     kept_run *k = &kept[kept_next];
     kept_next = (kept_next + 1) % KEPT_RUNS;
     free(k->f), free(k->u_start), free(k->u), free(k->u_old);
-    size_t bytes = start->n * sizeof(double);
-    *k = (kept_run){.jacobi = s->jacobi != NULL, .N = start->N, .max_iter = max_iter, .sweeps = sweeps, .tol = tol,
-                    .f = malloc(bytes), .u_start = malloc(bytes), .u = malloc(bytes), .u_old = malloc(bytes)};
+    size_t bytes = g->n * sizeof(double);
+    *k = (kept_run){.jacobi = s->jacobi != NULL, .N = g->N, .max_iter = max_iter, .tol = tol, .f = malloc(bytes),
+                    .u_start = malloc(bytes), .u = malloc(bytes), .u_old = malloc(bytes)};
     if (!k->f || !k->u_start || !k->u || !k->u_old) {
         free(k->f), free(k->u_start), free(k->u), free(k->u_old);
         *k = (kept_run){0};
-        return; /* not kept: the next call runs again */
+        return NULL;
     }
-    memcpy(k->f, start->f, bytes);
-    memcpy(k->u_start, start->u, bytes);
-    memcpy(k->u, done->u, bytes);
-    memcpy(k->u_old, done->u_old, bytes);
+    memcpy(k->f, g->f, bytes);
+    memcpy(k->u_start, g->u, bytes);
+    return k;
 }
 
 static int reference_run(const l2_solver *s, ag_grid *g, double tol, int max_iter)
@@ -111,10 +111,13 @@ int l2_reference(const l2_solver *s, ag_grid *g, double tol, int max_iter)
             memcpy(g->u_old, k->u_old, bytes);
         return k->sweeps;
     }
-    ag_grid start = ag_grid_copy(g);
+    k = kept_inputs(s, g, tol, max_iter);
     int sweeps = reference_run(s, g, tol, max_iter);
-    kept_add(s, &start, g, tol, max_iter, sweeps);
-    ag_grid_free(&start);
+    if (k) {
+        memcpy(k->u, g->u, bytes);
+        memcpy(k->u_old, g->u_old, bytes);
+        k->sweeps = sweeps;
+    }
     return sweeps;
 }
 
