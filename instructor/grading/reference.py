@@ -1,7 +1,8 @@
 """The grader's own check, before any student: the reference's files are
 graded as a student's (the same sandbox, limits and host), and must earn
-every point that `make check` gives the same build outside the sandbox.
-A test the reference loses only inside is lost by every student, for a
+every point that `make check` gives the same build outside the sandbox
+(where only the tests it did not pass inside run again). A test the
+reference loses only inside is lost by every student, for a
 reason of the grader's (a limit, a program it cannot read), so grading
 stops and names each. The verdict is kept per kit version and host
 (build/grade/reference-check/), so a second run does not pay again."""
@@ -43,17 +44,18 @@ def earned(tests):
     return sum(t["score"] for t in tests)
 
 
-def outside(lab, env, folder):
-    """The reference build's tests as make check runs them, outside the
-    sandbox (the build is the grader's own, trusted), every test, as
-    grading runs them (no shared time for slow failures: AG_HANG_BUDGET)."""
+def outside(lab, env, folder, names):
+    """The reference build's tests NAMES as make check runs them, outside
+    the sandbox (the build is the grader's own, trusted), as grading runs
+    them (no shared time for slow failures: AG_HANG_BUDGET)."""
     results = os.path.join(folder, "outside.json")
     rc, log = run_capture(["make", "--no-print-directory", "-f", "common/mk/lab.mk", f"LAB={lab.num}",
-                           f"BUILD={lab.ref_build}", f"KIT_BUILD={lab.kit_build}", "check", f"RESULTS={results}"],
+                           f"BUILD={lab.ref_build}", f"KIT_BUILD={lab.kit_build}", "check", f"RESULTS={results}",
+                           "CHECK_ARGS=--only " + ",".join(names)],
                           cwd=lab.view, env={**os.environ, **env, "AG_HANG_BUDGET": "0"})
     write_atomic(os.path.join(folder, "outside.log"), log)
     try:
-        return read_results(results, lab.tests, rc)
+        return read_results(results, [t for t in lab.tests if t["name"] in names], rc)
     except Problem as p:
         raise SystemExit(f"grade: the reference's tests outside the sandbox ended so: {p.message}\n{log[-3000:]}")
 
@@ -88,8 +90,10 @@ def check(grader, lab, args, gpus):
             if not verdict["lost"]:
                 write_atomic(cached, json.dumps(verdict, indent=1))
     awardable = verdict["awardable"]
+    compared = (f"{verdict['outside']:g} outside the sandbox" if verdict.get("run_outside", 1)
+                else "every test passed there: none to run again outside it")
     print(f"grade: the reference's files, graded as a student's here, earn {verdict['inside']:g} of the "
-          f"{awardable:g} points this host can award ({verdict['outside']:g} outside the sandbox)"
+          f"{awardable:g} points this host can award ({compared})"
           f"{' (checked before with this kit on this host)' if verdict.get('cached') else ''}", flush=True,
           file=sys.stderr)
     for t in verdict.get("failed_outside", []):
@@ -145,10 +149,14 @@ def run(grader, lab, key):
                          f"graded: {p.message}\n{(p.log or '')[-3000:]}\n(logs: {folder}/logs)")
     finally:
         grader.slots.put(slot)
-    out = outside(lab, grader.check_env(current.tree_digest(src)), folder)
+    # Outside, only the tests that did not pass inside: a test passed in
+    # the sandbox cannot be one the sandbox took from every student.
+    again = [t["name"] for t in inside if t["status"] != "passed"]
+    rerun = outside(lab, grader.check_env(current.tree_digest(src)), folder, again) if again else []
+    out = [t for t in inside if t["name"] not in again] + rerun
     return {"key": key, "inside": earned(inside), "outside": earned(out),
             "awardable": sum(t["max_score"] for t in out if not skipped(t)),
-            "lost": compare(inside, out), "failed_outside": failed(out)}
+            "lost": compare(inside, out), "failed_outside": failed(out), "run_outside": len(again)}
 
 
 def line(verdict):
