@@ -36,6 +36,14 @@ class Results(unittest.TestCase):
         self.assertEqual([t["score"] for t in tests], [2.0, 0.0])
         self.assertTrue(tests[1]["hidden"])
 
+    def test_each_tests_time_kept_when_a_number(self):
+        d = self.data()
+        d["tests"][0]["extra_data"] = {"seconds": 1.25, "result": "PASS"}
+        d["tests"][1]["extra_data"] = {"seconds": "a lot"}
+        tests = results.check_results(d, self.expected, 1)
+        self.assertEqual(tests[0]["extra_data"], {"seconds": 1.25})
+        self.assertNotIn("extra_data", tests[1])
+
     def test_score_disagreeing_with_status(self):
         with self.assertRaises(ValueError):
             results.check_results(self.data(b=("failed", 1)), self.expected, 1)
