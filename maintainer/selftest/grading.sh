@@ -38,7 +38,7 @@ fi
 
 # Per-test limits stay the lab's (10 s); the whole of one submission's
 # tests gets WALL s, so that a submission looping in every test ends
-# quickly (h01 spins a core that long). 55 s, not less: on a GPU host make
+# quickly (h01 loops asleep that long). 55 s, not less: on a GPU host make
 # test runs this suite beside 16 other runs, and a submission with a
 # hanging test (m04, h02: 10 s) and the rest slowed by that load (5 s
 # alone) must still finish its tests.
