@@ -7,6 +7,7 @@ must be a file that exists, and its counts those of the gradebook and the
 histogram.) Prints ok/FAILED lines."""
 import csv
 import html.parser
+import json
 import os
 import re
 import sys
@@ -64,10 +65,19 @@ def main(page, out, similarity=""):
     book = list(csv.DictReader(open(os.path.join(out, "gradebook.csv"))))
     ref = next(r for r in book if r["student"] == "c01_reference")
     (rows,) = t.tables.get("Tests, most failed first", [[]])
+    # A test fails on the page when a submission scores under its points
+    # (a performance entry: a point short): each column's points are in the
+    # students' results.json, not the reference's row, whose timed entry
+    # may itself fall short on a loaded host.
+    points = {}
+    for sid in os.listdir(os.path.join(out, "students")):
+        with open(os.path.join(out, "students", sid, "results.json")) as f:
+            for e in json.load(f)["tests"]:
+                points[e["name"]] = max(points.get(e["name"], 0.0), float(e.get("max_score") or 0))
     want = {}
     for name in (k for k in ref if k not in ("student", "status", "total", "max", "review")):
         ran = [r for r in book if r[name] != ""]
-        want[name] = (sum(1 for r in ran if float(r[name]) < float(ref[name])), len(ran))
+        want[name] = (sum(1 for r in ran if float(r[name]) < points.get(name, float(ref[name]))), len(ran))
     got = {}
     for r in rows[1:]:
         name = r[0].replace(" (hidden)", "")
