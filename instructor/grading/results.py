@@ -31,7 +31,8 @@ def check_results(data, expected, rc):
                 "hidden": e["hidden"]}
         # the test's time (its reruns and chaos seeds included), for the
         # instructor who asks which tests a class's grading spends its time on
-        seconds = (t.get("extra_data") or {}).get("seconds") if isinstance(t.get("extra_data"), dict) else None
+        extra = t.get("extra_data")
+        seconds = extra.get("seconds") if isinstance(extra, dict) else None
         if isinstance(seconds, (int, float)) and 0 <= seconds < 1e6:
             kept["extra_data"] = {"seconds": float(seconds)}
         tests.append(kept)
