@@ -90,10 +90,8 @@ def check(grader, lab, args, gpus):
             if not verdict["lost"]:
                 write_atomic(cached, json.dumps(verdict, indent=1))
     awardable = verdict["awardable"]
-    compared = (f"{verdict['outside']:g} outside the sandbox" if verdict.get("run_outside", 1)
-                else "every test passed there: none to run again outside it")
     print(f"grade: the reference's files, graded as a student's here, earn {verdict['inside']:g} of the "
-          f"{awardable:g} points this host can award ({compared})"
+          f"{awardable:g} points this host can award ({outside_words(verdict)})"
           f"{' (checked before with this kit on this host)' if verdict.get('cached') else ''}", flush=True,
           file=sys.stderr)
     for t in verdict.get("failed_outside", []):
@@ -159,10 +157,18 @@ def run(grader, lab, key):
             "lost": compare(inside, out), "failed_outside": failed(out), "run_outside": len(again)}
 
 
+def outside_words(verdict):
+    """What the run outside the sandbox found, in words: its points, or that
+    none ran there (every test passed inside)."""
+    if verdict.get("run_outside", 1):
+        return f"{verdict['outside']:g} outside the sandbox"
+    return "every test passed: none to run again outside the sandbox"
+
+
 def line(verdict):
     """The reference's score on this host, for the summary and the class page."""
     text = (f"the reference's own files earn {verdict['inside']:g} of the {verdict['awardable']:g} points this "
-            f"host can award in the sandbox ({verdict['outside']:g} outside it)")
+            f"host can award in the sandbox ({outside_words(verdict)})")
     if verdict.get("forced"):
         text += "; graded anyway (FORCE=1): every student lost what the reference lost"
     return text
